@@ -1,0 +1,1 @@
+"""The command-line front end: composes `vision` (photo → reading) and `scorer` (reading → move)."""
