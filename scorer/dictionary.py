@@ -61,6 +61,11 @@ class Dictionary(ABC):
 
     name: str
 
+    @property
+    def checks_words(self) -> bool:
+        """Whether this dictionary gives verdicts at all (False: every word is "not checked")."""
+        return True
+
     @abstractmethod
     def check(self, word: str) -> WordVerdict:
         """The verdict on `word` (any letter case)."""
@@ -225,6 +230,10 @@ class WordListDictionary(Dictionary):
         self._table = _equivalence_table(equivalent_letters)
         self._words: frozenset[str] | None = None
 
+    @property
+    def checks_words(self) -> bool:
+        return self.path is not None
+
     def _key(self, word: str) -> str:
         return word.strip().upper().translate(self._table)
 
@@ -255,6 +264,10 @@ class NullDictionary(Dictionary):
     """The dictionary of a game that plays without checking words."""
 
     name = "off"
+
+    @property
+    def checks_words(self) -> bool:
+        return False
 
     def check(self, word: str) -> WordVerdict:
         """Always "not checked"."""
