@@ -1,0 +1,500 @@
+"""Tracking a game across photos: align a new board reading with the known board, keep known
+tiles, settle uncertain new tiles with the dictionary and tile accounting, and find the move.
+
+A wrong move silently recorded is the worst failure, so anything that cannot be settled comes
+back as `needs_review` with the cells and their candidates, never as a guess. The reading is
+duck-typed (`classes`, `confidence`, `top3` per cell, as `vision.BoardReading` has them): this
+module knows nothing of images.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from scorer.board import UNKNOWN_BLANK, Board, Square, Tile, square_name
+from scorer.dictionary import Dictionary, Verdict, blank_candidates
+from scorer.errors import IllegalPlay
+from scorer.move import ChangeKind, classify_change, same_tile
+from scorer.scoring import ScoredPlay
+from scorer.variant import Variant
+
+# Reading class names that are not letters (see vision/reading.py).
+EMPTY_CLASS = "empty"
+BLANK_CLASSES = frozenset({"blank", "star"})
+EMPTY = "."
+
+
+class Reading(Protocol):
+    """What tracking needs from a board reading: per cell the top class, its confidence and
+    the top classes with probabilities, indexed [row][col]."""
+
+    classes: Sequence[Sequence[str]]
+    confidence: Sequence[Sequence[float]]
+    top3: Sequence[Sequence[Sequence[tuple[str, float]]]]
+
+
+class TurnStatus(StrEnum):
+    """The outcome of tracking one photo."""
+
+    COMMITTED = "committed"
+    NEEDS_REVIEW = "needs_review"
+    REJECTED = "rejected"
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Confidence levels that decide between reading a cell and asking about it."""
+
+    certain: float = 0.90
+    """A new tile's top class at or above this is taken as read."""
+    empty: float = 0.90
+    """A known tile's square read empty at or above this counts as a removed tile."""
+    candidate: float = 0.03
+    """Top-3 letters below this probability are not offered as candidates."""
+    absent: float = 0.15
+    """"No tile" is offered as a candidate for an uncertain cell only from this probability."""
+    match: float = 0.6
+    """Share of known tiles that must be seen in the photo for it to show this game's board."""
+
+
+@dataclass(frozen=True)
+class Misread:
+    """A known tile read as something else: the known letter is kept."""
+
+    square: Square
+    known: str
+    read: str
+    confidence: float
+
+
+@dataclass(frozen=True)
+class UncertainCell:
+    """A cell the photo does not settle: its candidates (`.` for "no tile") and why."""
+
+    square: Square
+    candidates: tuple[str, ...]
+    reason: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "square": square_name(*self.square),
+            "row": self.square[0],
+            "col": self.square[1],
+            "candidates": list(self.candidates),
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class TrackResult:
+    """The outcome of one photo: the aligned board, the move found, and what needs a person.
+
+    `board` is the board to carry forward when `status` is committed; `kind` says whether it
+    was a play, an unchanged board (pass or exchange) or a withdrawn play.
+    """
+
+    status: TurnStatus
+    message: str
+    rotation: int = 0
+    kind: ChangeKind | None = None
+    board: Board | None = None
+    play: ScoredPlay | None = None
+    misreads: tuple[Misread, ...] = ()
+    uncertain: tuple[UncertainCell, ...] = ()
+    invalid_words: tuple[str, ...] = ()
+    unchecked_words: tuple[str, ...] = ()
+    read_board: Board | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """One cell of the reading: candidates as board-text symbols with probabilities, best first."""
+
+    symbol: str
+    confidence: float
+    options: tuple[tuple[str, float], ...]
+
+
+def _symbol(cls: str) -> str:
+    if cls == EMPTY_CLASS:
+        return EMPTY
+    if cls in BLANK_CLASSES:
+        return UNKNOWN_BLANK
+    return cls.upper()
+
+
+def _cells(reading: Reading) -> list[list[_Cell]]:
+    grid = []
+    for classes, confidences, tops in zip(
+        reading.classes, reading.confidence, reading.top3, strict=True
+    ):
+        row = []
+        for cls, conf, top in zip(classes, confidences, tops, strict=True):
+            merged: dict[str, float] = {}
+            for name, p in top:
+                merged[_symbol(name)] = merged.get(_symbol(name), 0.0) + float(p)
+            options = tuple(sorted(merged.items(), key=lambda kv: -kv[1]))
+            row.append(_Cell(_symbol(cls), float(conf), options))
+        grid.append(row)
+    return grid
+
+
+def _rotate(grid: list[list[_Cell]], quarter_turns: int) -> list[list[_Cell]]:
+    """The grid turned clockwise, as `Board.rotated` turns a board."""
+    for _ in range(quarter_turns % 4):
+        height, width = len(grid), len(grid[0])
+        grid = [[grid[height - 1 - c][r] for c in range(height)] for r in range(width)]
+    return grid
+
+
+def _match_score(known: Board, grid: list[list[_Cell]]) -> float:
+    """How well a reading shows the known tiles: 1 per tile seen with its letter, ½ per tile
+    seen with another letter, 0 where the photo shows an empty square."""
+    score = 0.0
+    for (r, c), tile in known.tiles():
+        cell = grid[r][c]
+        if cell.symbol == EMPTY:
+            continue
+        score += 1.0 if same_tile(tile, Tile.from_char(cell.symbol)) else 0.5
+    return score
+
+
+def align(known: Board, reading: Reading) -> tuple[int, list[list[_Cell]], float]:
+    """The quarter turns (clockwise) that best lay the reading over the known board, the turned
+    cells, and the share of known tiles seen. The reading's own orientation wins ties."""
+    grid = _cells(reading)
+    best: tuple[float, int, list[list[_Cell]]] | None = None
+    for k in range(4):
+        turned = _rotate(grid, k)
+        if (len(turned), len(turned[0])) != (known.height, known.width):
+            continue
+        score = _match_score(known, turned)
+        if best is None or score > best[0]:
+            best = (score, k, turned)
+    if best is None:
+        raise ValueError(
+            f"the reading is {len(grid[0])}×{len(grid)} but the board is {known.width}×{known.height}"
+        )
+    total = known.tile_count()
+    return best[1], best[2], (best[0] / total if total else 1.0)
+
+
+def _tile_options(cell: _Cell, thresholds: Thresholds) -> list[str]:
+    return [
+        s
+        for s, p in cell.options
+        if p >= (thresholds.absent if s == EMPTY else thresholds.candidate)
+    ]
+
+
+def _over_count(board: Board, variant: Variant) -> list[str]:
+    """Letters (and blanks) the board holds more of than the tile set has."""
+    counts = Counter(UNKNOWN_BLANK if t.is_blank else t.letter for _, t in board.tiles())
+    return [
+        letter
+        for letter, n in counts.items()
+        if n > (variant.blank_count if letter == UNKNOWN_BLANK else variant.count(letter))
+    ]
+
+
+def _words_verdicts(play: ScoredPlay, dictionary: Dictionary | None) -> tuple[list[str], list[str]]:
+    if dictionary is None:
+        return [], [w.word for w in play.words]
+    invalid, unchecked = [], []
+    for word in play.words:
+        if UNKNOWN_BLANK in word.word:
+            unchecked.append(word.word)
+            continue
+        verdict = dictionary.check(word.word.upper()).verdict
+        if verdict is Verdict.INVALID:
+            invalid.append(word.word)
+        elif verdict is Verdict.NOT_CHECKED:
+            unchecked.append(word.word)
+    return invalid, unchecked
+
+
+def _try(
+    known: Board, after: Board, variant: Variant, last_play: ScoredPlay | None
+) -> tuple[ChangeKind, Board, ScoredPlay | None] | None:
+    try:
+        change = classify_change(known, after, variant, last_play)
+    except IllegalPlay:
+        return None
+    return change.kind, change.board, change.play
+
+
+_MAX_COMBINATIONS = 4096
+
+
+def track(
+    known: Board,
+    reading: Reading,
+    variant: Variant,
+    dictionary: Dictionary | None = None,
+    last_play: ScoredPlay | None = None,
+    thresholds: Thresholds = Thresholds(),
+) -> TrackResult:
+    """Align `reading` with `known`, find and validate the move, and say whether it can be
+    committed. Known tiles read differently are misreads (the known letter is kept); squares of
+    known tiles that look empty are a withdrawn `last_play` when they are exactly its tiles, else
+    they need review; uncertain new tiles are settled by tile accounting and the dictionary when
+    exactly one choice makes a legal play of valid words.
+    """
+    try:
+        rotation, grid, seen = align(known, reading)
+    except ValueError as exc:
+        return TrackResult(TurnStatus.REJECTED, str(exc))
+    if seen < thresholds.match:
+        return TrackResult(
+            TurnStatus.NEEDS_REVIEW,
+            f"the photo shows only {seen:.0%} of the {known.tile_count()} tiles already on the "
+            "board: another board, or much of it hidden",
+            rotation,
+        )
+
+    misreads: list[Misread] = []
+    uncertain: dict[Square, tuple[list[str], str]] = {}
+    removed: list[Square] = []
+    settled: dict[Square, Tile] = {}
+    for r, row in enumerate(grid):
+        for c, cell in enumerate(row):
+            old = known.get(r, c)
+            if old is not None:
+                if cell.symbol == EMPTY:
+                    if cell.confidence >= thresholds.empty:
+                        removed.append((r, c))
+                    else:
+                        uncertain[r, c] = ([old.char, EMPTY], "known tile hidden or unreadable")
+                elif not same_tile(old, Tile.from_char(cell.symbol)):
+                    misreads.append(Misread((r, c), old.char, cell.symbol, cell.confidence))
+                continue
+            options = _tile_options(cell, thresholds)
+            if cell.confidence >= thresholds.certain:
+                if cell.symbol != EMPTY:
+                    settled[r, c] = Tile.from_char(cell.symbol)
+            elif cell.symbol == EMPTY and all(s == EMPTY for s in options):
+                continue
+            else:
+                uncertain[r, c] = (options, "low confidence")
+    read_board = known.place(dict.fromkeys(removed)).place(settled)
+
+    withdrawn = {p.square for p in last_play.placements} if last_play else set()
+    if removed and (settled or uncertain or set(removed) != withdrawn):
+        gone = ", ".join(square_name(*s) for s in removed)
+        return TrackResult(
+            TurnStatus.NEEDS_REVIEW,
+            f"tiles already on the board look gone ({gone}): a misread or a hidden tile? "
+            "Confirm, or photograph the board again",
+            rotation,
+            misreads=tuple(misreads),
+            uncertain=tuple(
+                UncertainCell(s, (known[s].char, EMPTY), "known tile looks gone")  # type: ignore[union-attr]
+                for s in removed
+            ),
+            read_board=read_board,
+        )
+
+    # Tile accounting: a letter whose every copy is already placed cannot be read again.
+    base = read_board
+    over = _over_count(base, variant)
+    if over:
+        return TrackResult(
+            TurnStatus.NEEDS_REVIEW,
+            "the board would hold more tiles than the set has of: " + ", ".join(over),
+            rotation,
+            misreads=tuple(misreads),
+            read_board=read_board,
+        )
+    open_cells = {
+        square: [
+            s
+            for s in options
+            if s == EMPTY or not _over_count(base.place({square: Tile.from_char(s)}), variant)
+        ]
+        for square, (options, _) in uncertain.items()
+        if known.get(*square) is None
+    }
+    hidden = [s for s in uncertain if known.get(*s) is not None]
+    if hidden or any(not options for options in open_cells.values()):
+        cells = [UncertainCell(s, tuple(uncertain[s][0]), uncertain[s][1]) for s in uncertain]
+        return TrackResult(
+            TurnStatus.NEEDS_REVIEW,
+            "some cells cannot be read: " + ", ".join(square_name(*c.square) for c in cells),
+            rotation,
+            misreads=tuple(misreads),
+            uncertain=tuple(cells),
+            read_board=read_board,
+        )
+
+    # Every way to fill the uncertain cells that gives a legal move whose words are valid.
+    squares = sorted(open_cells)
+    choices = [open_cells[s] for s in squares]
+    total = 1
+    for options in choices:
+        total *= len(options)
+    if total > _MAX_COMBINATIONS:
+        return _review(
+            squares,
+            open_cells,
+            "too many uncertain cells to settle",
+            rotation,
+            misreads,
+            read_board,
+        )
+    outcomes = []
+    for combo in itertools.product(*choices):
+        after = base.place(
+            {
+                s: (None if sym == EMPTY else Tile.from_char(sym))
+                for s, sym in zip(squares, combo, strict=True)
+            }
+        )
+        found = _try(known, after, variant, last_play)
+        if found is None:
+            continue
+        kind, board, play = found
+        if play is not None and kind is ChangeKind.PLAY:
+            invalid, _ = _words_verdicts(play, dictionary)
+            if invalid and len(squares) > 0:
+                continue
+        outcomes.append((combo, kind, board, play))
+
+    if not outcomes:
+        if squares:
+            return _review(
+                squares,
+                open_cells,
+                "no reading of these cells makes a legal play",
+                rotation,
+                misreads,
+                read_board,
+            )
+        try:
+            classify_change(known, base, variant, last_play)
+        except IllegalPlay as exc:
+            return TrackResult(
+                TurnStatus.REJECTED,
+                str(exc),
+                rotation,
+                misreads=tuple(misreads),
+                read_board=read_board,
+            )
+    if len(outcomes) > 1:
+        narrowed = {s: sorted({o[0][i] for o in outcomes}) for i, s in enumerate(squares)}
+        return _review(
+            squares, narrowed, "several readings are possible", rotation, misreads, read_board
+        )
+
+    _, kind, board, play = outcomes[0]
+    return _finish(kind, board, play, known, variant, dictionary, rotation, misreads, read_board)
+
+
+def _review(
+    squares: list[Square],
+    candidates: dict[Square, list[str]],
+    why: str,
+    rotation: int,
+    misreads: list[Misread],
+    read_board: Board,
+) -> TrackResult:
+    cells = tuple(UncertainCell(s, tuple(candidates[s]), why) for s in squares)
+    listed = "; ".join(f"{square_name(*c.square)}: {'/'.join(c.candidates)}" for c in cells)
+    return TrackResult(
+        TurnStatus.NEEDS_REVIEW,
+        f"{why}: {listed}",
+        rotation,
+        misreads=tuple(misreads),
+        uncertain=cells,
+        read_board=read_board,
+    )
+
+
+def _finish(
+    kind: ChangeKind,
+    board: Board,
+    play: ScoredPlay | None,
+    known: Board,
+    variant: Variant,
+    dictionary: Dictionary | None,
+    rotation: int,
+    misreads: list[Misread],
+    read_board: Board,
+) -> TrackResult:
+    """Designate new blanks from the dictionary, then check the words of the play."""
+    if kind is not ChangeKind.PLAY or play is None:
+        message = (
+            "board unchanged: a pass or an exchange"
+            if kind is ChangeKind.UNCHANGED
+            else "the last play was withdrawn"
+        )
+        return TrackResult(
+            TurnStatus.COMMITTED,
+            message,
+            rotation,
+            kind,
+            board,
+            play,
+            tuple(misreads),
+            read_board=read_board,
+        )
+
+    new_blanks = [
+        p.square for p in play.placements if p.tile.is_blank and p.tile.letter == UNKNOWN_BLANK
+    ]
+    if new_blanks and dictionary is not None and dictionary.checks_words:
+        candidates = blank_candidates(board, variant, dictionary)
+        wanted = {s: candidates.get(s, []) for s in new_blanks}
+        if any(len(letters) != 1 for letters in wanted.values()):
+            cells = tuple(
+                UncertainCell(s, tuple(letters), f"{variant.blank_name}: choose its letter")
+                for s, letters in wanted.items()
+            )
+            listed = "; ".join(
+                f"{square_name(*c.square)}: {'/'.join(c.candidates) or 'none'}" for c in cells
+            )
+            return TrackResult(
+                TurnStatus.NEEDS_REVIEW,
+                f"the letter of a new {variant.blank_name} is not settled: {listed}",
+                rotation,
+                kind,
+                board,
+                play,
+                tuple(misreads),
+                cells,
+                read_board=read_board,
+            )
+        designated = {s: Tile(letters[0], True) for s, letters in wanted.items()}
+        found = _try(known, board.place(designated), variant, None)
+        assert found is not None and found[2] is not None, "a designated blank keeps the play legal"
+        kind, board, play = found
+
+    invalid, unchecked = _words_verdicts(play, dictionary)
+    if invalid:
+        return TrackResult(
+            TurnStatus.NEEDS_REVIEW,
+            "not in the dictionary: " + ", ".join(invalid) + " (a misread, or a word to challenge)",
+            rotation,
+            kind,
+            board,
+            play,
+            tuple(misreads),
+            invalid_words=tuple(invalid),
+            unchecked_words=tuple(unchecked),
+            read_board=read_board,
+        )
+    return TrackResult(
+        TurnStatus.COMMITTED,
+        f"{play.word} at {play.position} for {play.score}",
+        rotation,
+        kind,
+        board,
+        play,
+        tuple(misreads),
+        unchecked_words=tuple(unchecked),
+        read_board=read_board,
+    )

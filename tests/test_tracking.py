@@ -1,0 +1,196 @@
+"""Tracking readings across turns: misreads kept, rotations aligned, hidden cells and uncertain
+letters sent for review, blanks designated by the dictionary, never a guessed move."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from scorer.board import Board, Tile
+from scorer.dictionary import WordListDictionary, dictionary_for
+from scorer.move import ChangeKind, find_play
+from scorer.tracking import Thresholds, TurnStatus, track
+from scorer.variant import load_variant
+
+RU = load_variant("ru")
+ERUDIT = load_variant("erudit")
+
+
+@dataclass
+class FakeReading:
+    classes: list[list[str]]
+    confidence: list[list[float]]
+    top3: list[list[list[tuple[str, float]]]]
+
+
+def _cls(ch: str) -> str:
+    return {".": "empty", "?": "blank"}.get(ch, ch)
+
+
+def reading_of(
+    board: Board,
+    overrides: dict[tuple[int, int], list[tuple[str, float]]] | None = None,
+    quarter_turns: int = 0,
+) -> FakeReading:
+    """A confident reading of `board` turned clockwise, with some cells' top-3 overridden."""
+    board = board.rotated(quarter_turns)
+    overrides = overrides or {}
+    classes, confidence, top3 = [], [], []
+    for r in range(board.height):
+        crow, prow, trow = [], [], []
+        for c in range(board.width):
+            tile = board.get(r, c)
+            top = overrides.get((r, c)) or [
+                (
+                    _cls("." if tile is None else tile.char.upper() if not tile.is_blank else "?"),
+                    0.99,
+                ),
+                ("empty", 0.005),
+                ("Ъ", 0.005),
+            ]
+            crow.append(top[0][0])
+            prow.append(top[0][1])
+            trow.append(top)
+        classes.append(crow)
+        confidence.append(prow)
+        top3.append(trow)
+    return FakeReading(classes, confidence, top3)
+
+
+def board(*words: tuple[int, int, str, bool]) -> Board:
+    b = Board.empty()
+    for row, col, word, across in words:
+        for i, ch in enumerate(word):
+            square = (row, col + i) if across else (row + i, col)
+            b = b.place({square: Tile.from_char(ch)})
+    return b
+
+
+SLOVO = board((7, 5, "СЛОВО", True))
+
+
+def test_first_play_from_empty_board() -> None:
+    result = track(Board.empty(), reading_of(SLOVO), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED
+    assert result.play is not None and result.play.word == "СЛОВО" and result.play.score == 12
+
+
+def test_misread_old_tile_is_kept_and_creates_no_move() -> None:
+    reading = reading_of(SLOVO, {(7, 6): [("П", 0.97), ("Л", 0.02), ("empty", 0.01)]})
+    result = track(SLOVO, reading, RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED
+    assert result.kind is ChangeKind.UNCHANGED
+    assert [(m.square, m.known, m.read) for m in result.misreads] == [((7, 6), "Л", "П")]
+    assert result.board == SLOVO
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_photo_from_another_side_is_aligned(turns: int) -> None:
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})  # КОТ down through О
+    result = track(SLOVO, reading_of(after, quarter_turns=turns), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.rotation == (4 - turns) % 4
+    assert result.play is not None and result.play.word == "КОТ"
+
+
+def test_hand_covering_cells_needs_review() -> None:
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
+    hand = [("Ж", 0.30), ("empty", 0.25), ("Ф", 0.2)]
+    reading = reading_of(
+        after, {(8, 8): hand, (8, 10): hand, (7, 5): [("empty", 0.4), ("С", 0.3), ("Ш", 0.2)]}
+    )
+    result = track(SLOVO, reading, RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW
+    assert result.play is None
+    assert {c.square for c in result.uncertain} >= {(7, 5)}
+
+
+def test_uncertain_letter_settled_by_dictionary() -> None:
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
+    reading = reading_of(after, {(8, 9): [("Ъ", 0.5), ("Т", 0.45), ("empty", 0.05)]})
+    result = track(SLOVO, reading, RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "КОТ"
+
+
+def test_uncertain_letter_with_two_valid_words_goes_to_review() -> None:
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
+    reading = reading_of(after, {(6, 9): [("К", 0.5), ("Р", 0.45), ("empty", 0.05)]})
+    result = track(SLOVO, reading, RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW
+    assert [(c.square, c.candidates) for c in result.uncertain] == [((6, 9), ("К", "Р"))]
+
+
+def test_tile_accounting_rules_out_a_letter() -> None:
+    # The only Ф is already on the board, so an uncertain Ф/Т must be Т.
+    known = board((7, 5, "СЛОВО", True), (2, 5, "Ф", True))
+    known = known.place(
+        {(3, 5): Tile("А"), (4, 5): Tile("Р"), (5, 5): Tile("А"), (6, 5): Tile("Х")}
+    )
+    after = known.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
+    reading = reading_of(after, {(8, 9): [("Ф", 0.6), ("Т", 0.35), ("empty", 0.05)]})
+    result = track(known, reading, RU, WordListDictionary(None))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "КОТ"
+
+
+def test_withdrawn_play_recognised() -> None:
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
+    last = find_play(SLOVO, after, RU)
+    result = track(after, reading_of(SLOVO), RU, dictionary_for(RU), last_play=last)
+    assert result.status is TurnStatus.COMMITTED
+    assert result.kind is ChangeKind.WITHDRAWN and result.board == SLOVO
+
+
+def test_old_tile_gone_that_is_not_last_play_needs_review() -> None:
+    result = track(SLOVO, reading_of(SLOVO.place({(7, 5): None})), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW
+    assert [c.square for c in result.uncertain] == [(7, 5)]
+
+
+def test_blank_with_one_possible_letter_is_designated() -> None:
+    known = board((7, 6, "ЁЖ", True))
+    after = known.place({(7, 8): Tile("?", True), (7, 9): Tile("К")})  # ЁЖ?К → ЁЖИК
+    result = track(known, reading_of(after), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "ЁЖиК"
+    assert result.board is not None and result.board[7, 8] == Tile("И", True)
+
+
+def test_blank_with_several_letters_needs_a_choice() -> None:
+    known = board((7, 7, "ОТ", True))
+    after = known.place({(7, 6): Tile("?", True)})  # ?ОТ: КОТ, РОТ, ...
+    result = track(known, reading_of(after), ERUDIT, dictionary_for(ERUDIT))
+    assert result.status is TurnStatus.NEEDS_REVIEW
+    (cell,) = result.uncertain
+    assert cell.square == (7, 6) and {"К", "Р"} <= set(cell.candidates)
+
+
+def test_blank_without_dictionary_stays_unknown_and_scores_zero() -> None:
+    en = load_variant("en")
+    known = board((7, 7, "AT", True))
+    after = known.place({(7, 6): Tile("?", True)})
+    result = track(known, reading_of(after), en, WordListDictionary(None))
+    assert result.status is TurnStatus.COMMITTED
+    assert result.play is not None and result.play.word == "?AT" and result.play.score == 2
+
+
+def test_invalid_word_needs_review() -> None:
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Щ")})
+    result = track(SLOVO, reading_of(after), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW
+    assert result.invalid_words == ("КОЩ",)
+
+
+def test_illegal_change_is_rejected_with_reason() -> None:
+    after = SLOVO.place({(0, 0): Tile("А"), (0, 1): Tile("Я")})
+    result = track(SLOVO, reading_of(after), RU, None)
+    assert result.status is TurnStatus.REJECTED
+    assert "touch no tile" in result.message
+
+
+def test_another_board_is_not_matched() -> None:
+    other = board((2, 2, "КОТ", True))
+    result = track(SLOVO, reading_of(other), RU, None, thresholds=Thresholds())
+    assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
