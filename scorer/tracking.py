@@ -125,7 +125,8 @@ def _symbol(cls: str) -> str:
         return EMPTY
     if cls in BLANK_CLASSES:
         return UNKNOWN_BLANK
-    return cls.upper()
+    # A single lower-case letter is a blank with its letter (a reading a person corrected).
+    return cls if len(cls) == 1 else cls.upper()
 
 
 def _cells(reading: Reading) -> list[list[_Cell]]:
@@ -497,4 +498,31 @@ def _finish(
         tuple(misreads),
         unchecked_words=tuple(unchecked),
         read_board=read_board,
+    )
+
+
+@dataclass(frozen=True)
+class CertainReading:
+    """A reading with every cell certain: a board a person confirmed or corrected."""
+
+    classes: list[list[str]]
+    confidence: list[list[float]]
+    top3: list[list[list[tuple[str, float]]]]
+
+
+def certain_reading(board: Board) -> CertainReading:
+    """The reading that shows exactly `board` with full confidence (blank letters kept)."""
+    classes = [
+        [
+            EMPTY_CLASS
+            if t is None
+            else ("blank" if t.is_blank and t.letter == UNKNOWN_BLANK else t.char)
+            for t in board.row(r)
+        ]
+        for r in range(board.height)
+    ]
+    return CertainReading(
+        classes,
+        [[1.0] * board.width for _ in range(board.height)],
+        [[[(cls, 1.0)] for cls in row] for row in classes],
     )

@@ -194,3 +194,13 @@ def test_another_board_is_not_matched() -> None:
     other = board((2, 2, "КОТ", True))
     result = track(SLOVO, reading_of(other), RU, None, thresholds=Thresholds())
     assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
+
+
+def test_certain_reading_of_a_corrected_board_keeps_blank_letters() -> None:
+    from scorer.tracking import certain_reading
+
+    known = board((7, 7, "ОТ", True))
+    after = known.place({(7, 6): Tile("К", True)})
+    result = track(known, certain_reading(after), ERUDIT, dictionary_for(ERUDIT))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "кОТ" and result.play.score == 3
