@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
 
-from scorer.board import UNKNOWN_BLANK, Board, Square, Tile, position_name, square_name
+from scorer.board import UNKNOWN_BLANK, Board, Square, Tile, position_name
 from scorer.errors import IllegalPlay, PlayErrorCode
-from scorer.gcg import EventKind, GcgEvent, GcgRecord
-from scorer.scoring import Placement, ScoredPlay, score_play
+from scorer.gcg import EventKind, GcgEvent, GcgRecord, play_placements
+from scorer.scoring import ScoredPlay, score_play
 from scorer.variant import Variant
 
 MIN_PLAYERS = 2
@@ -676,21 +676,9 @@ class Game:
 
 def _gcg_play(board: Board, event: GcgEvent, variant: Variant) -> ScoredPlay:
     """Put a GCG play's word on the board: letters on empty squares are the new tiles."""
-    assert event.row is not None and event.col is not None and event.across is not None
-    dr, dc = (0, 1) if event.across else (1, 0)
-    placements: list[Placement] = []
-    inside, i = False, 0
-    for ch in event.word:
-        if ch in "()":
-            inside = ch == "("
-            continue
-        row, col = event.row + dr * i, event.col + dc * i
-        i += 1
-        if board.get(row, col) is not None:
-            continue
-        if inside or ch == ".":
-            raise GameError(f"{square_name(row, col)} is empty but {event.word} plays through it")
-        placements.append(Placement(row, col, Tile(ch.upper(), ch.islower())))
+    placements, problems = play_placements(board, event)
+    if problems:
+        raise GameError(f"{event.word} at {event.position}: {'; '.join(problems)}")
     return score_play(board, placements, variant, event.across)
 
 
