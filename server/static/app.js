@@ -1,0 +1,753 @@
+// The phone page of `scorekeeper serve`: create or join a game, photograph the board after each
+// turn, fix what the reader was unsure of, and keep the score sheet in view. Plain ES module, no build.
+
+const I18N = {
+  en: {
+    title: "Scorekeeper", new_game: "New game", variant: "Game", players: "Players",
+    add_player: "+ player", remove_player: "− player", options: "Options",
+    challenge_rule: "Challenge rule", challenge_double: "Double challenge (loser loses a turn)",
+    challenge_five: "Five points to the challenged player",
+    blank_scores_letter: "A blank scores its letter's value",
+    dictionary: "Check words in the dictionary", finish_line: "Finish line (0: off)",
+    create: "Start the game", join: "Join a game", join_link: "Link from another phone",
+    open: "Open", recent: "My games", read_only: "View only: this link has no game token.",
+    photograph: "Photograph the board", reading: "Reading the photo…",
+    review_help: "Check the marked cells: tap a cell to fix its letter.",
+    confirm: "Confirm", reject: "Reject photo", show_photo: "Show what was read",
+    hide_photo: "Hide the photo", pass: "Pass", exchange: "Exchange", challenge: "Challenge",
+    undo: "Undo", end_game: "End game…", sheet: "Score sheet", player: "Player", move: "Move",
+    score: "Score", total: "Total", gcg: "GCG", csv: "CSV", print: "Printable sheet",
+    share: "Share", share_help: "Players' phones need the link with the token; anyone can watch with the view link.",
+    link_players: "Link for players", link_view: "View-only link", candidates: "Most likely:",
+    is_blank: "Blank tile (lower case)", empty_cell: "Empty", unknown_blank: "Blank, letter ?",
+    cancel: "Cancel", ok: "OK", player_n: "Player {n}", to_play: "{name} to play",
+    finished: "Game over", winners: "Winner: {names}", bag: "Bag: {bag} · unseen: {unseen}",
+    committed: "{player}: {position} {word} — {score} points",
+    needs_review: "Not sure about {n} cell(s): check them on the board.",
+    no_move: "The photo was read, but no move was found yet.",
+    blank_for: "Blank on {square} stands for:", cell: "Cell {square}",
+    exchange_title: "Exchange how many tiles?", challenge_title: "Challenge the last play",
+    challenger: "Who challenges?", verdict: "Are the words valid?",
+    verdict_dictionary: "Let the dictionary decide", verdict_valid: "Valid", verdict_invalid: "Not valid",
+    undo_title: "Undo the last turn?", end_title: "Letters left on each rack",
+    end_help: "Type the tiles left on each rack (empty if none).",
+    reject_title: "Drop this photo and take another?", updated: "Saved.",
+    kind_pass: "pass", kind_exchange: "exchange", kind_withdrawn: "withdrawn (challenged off)",
+    kind_challenge_penalty: "lost turn (failed challenge)", kind_challenge_bonus: "challenge bonus",
+    kind_end_rack: "tiles left on the rack", kind_out_bonus: "went out",
+    err_network: "No connection to the scorekeeper. Check the Wi-Fi and try again.",
+    err_unauthorized: "This phone cannot change the game: open the players' link.",
+    err_no_board: "No board found in the photo. Take it again from above, with the whole board in view.",
+    err_not_an_image: "That file is not a photo.", err_too_large: "The photo is too large.",
+    err_review_pending: "Finish the review of the last photo first.",
+    err_game_finished: "The game is over.", err_illegal_play: "That play is not allowed",
+    err_not_found: "No such game.",
+  },
+  ru: {
+    title: "Счётчик", new_game: "Новая игра", variant: "Игра", players: "Игроки",
+    add_player: "+ игрок", remove_player: "− игрок", options: "Правила",
+    challenge_rule: "Оспаривание", challenge_double: "Проигравший спор пропускает ход",
+    challenge_five: "Пять очков тому, чьё слово оспорили",
+    blank_scores_letter: "Пустышка стоит как её буква",
+    dictionary: "Проверять слова по словарю", finish_line: "Игра до (0 — без предела)",
+    create: "Начать игру", join: "Присоединиться", join_link: "Ссылка с другого телефона",
+    open: "Открыть", recent: "Мои игры", read_only: "Только просмотр: в ссылке нет ключа игры.",
+    photograph: "Сфотографировать доску", reading: "Читаю фото…",
+    review_help: "Проверьте отмеченные клетки: нажмите на клетку, чтобы исправить букву.",
+    confirm: "Подтвердить", reject: "Отклонить фото", show_photo: "Показать, что прочитано",
+    hide_photo: "Скрыть фото", pass: "Пас", exchange: "Обмен", challenge: "Оспорить",
+    undo: "Отменить ход", end_game: "Конец игры…", sheet: "Протокол", player: "Игрок",
+    move: "Ход", score: "Очки", total: "Сумма", gcg: "GCG", csv: "CSV", print: "Для печати",
+    share: "Поделиться", share_help: "Телефонам игроков нужна ссылка с ключом; смотреть можно по ссылке для просмотра.",
+    link_players: "Ссылка для игроков", link_view: "Ссылка для просмотра",
+    candidates: "Скорее всего:", is_blank: "Пустышка (строчная буква)", empty_cell: "Пусто",
+    unknown_blank: "Пустышка, буква ?", cancel: "Отмена", ok: "OK", player_n: "Игрок {n}",
+    to_play: "Ходит {name}", finished: "Игра окончена", winners: "Победитель: {names}",
+    bag: "В мешке: {bag} · не видно: {unseen}",
+    committed: "{player}: {position} {word} — {score} очк.",
+    needs_review: "Не уверен в клетках ({n}): проверьте их на доске.",
+    no_move: "Фото прочитано, но хода пока не видно.",
+    blank_for: "Пустышка на {square} — это буква:", cell: "Клетка {square}",
+    exchange_title: "Сколько фишек меняете?", challenge_title: "Оспорить последний ход",
+    challenger: "Кто оспаривает?", verdict: "Слова допустимы?",
+    verdict_dictionary: "Решит словарь", verdict_valid: "Да", verdict_invalid: "Нет",
+    undo_title: "Отменить последний ход?", end_title: "Фишки, оставшиеся у игроков",
+    end_help: "Впишите буквы, оставшиеся на подставке (пусто, если нет).",
+    reject_title: "Отклонить это фото и снять заново?", updated: "Сохранено.",
+    kind_pass: "пас", kind_exchange: "обмен", kind_withdrawn: "снят после спора",
+    kind_challenge_penalty: "пропуск хода (спор проигран)", kind_challenge_bonus: "за спор",
+    kind_end_rack: "фишки на подставке", kind_out_bonus: "выложил все фишки",
+    err_network: "Нет связи со счётчиком. Проверьте Wi-Fi и повторите.",
+    err_unauthorized: "С этого телефона нельзя менять игру: откройте ссылку для игроков.",
+    err_no_board: "На фото не найдена доска. Снимите ещё раз сверху, чтобы доска была видна целиком.",
+    err_not_an_image: "Этот файл — не фотография.", err_too_large: "Фото слишком большое.",
+    err_review_pending: "Сначала закончите проверку прошлого фото.",
+    err_game_finished: "Игра уже окончена.", err_illegal_play: "Такой ход невозможен",
+    err_not_found: "Такой игры нет.",
+  },
+};
+
+// Letters and board layouts per variant (copies of scorer/data; the page only needs them to draw).
+const ALPHABETS = {
+  en: "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+  ru: "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ",
+  erudit: "АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ",
+  uk: "АБВГҐДЕЄЖЗИІЇЙКЛМНОПРСТУФХЦЧШЩЬЮЯ'",
+};
+const SCRABBLE = [
+  "=..'...=...'..=", ".-...\"...\"...-.", "..-...'.'...-..", "'..-...'...-..'",
+  "....-.....-....", ".\"...\"...\"...\".", "..'...'.'...'..", "=..'...*...'..=",
+];
+const ERUDIT = [
+  "=..'...=...'..=", ".-...\"...\"...-.", "..-...'.'...-..", "'..-...'...-..'",
+  "....-.....-....", ".\"...........\".", "..'...'.'...'..", "=..'...+...'..=",
+];
+const mirror = (top) => [...top, ...top.slice(0, 7).reverse()];
+const LAYOUTS = { en: mirror(SCRABBLE), ru: mirror(SCRABBLE), uk: mirror(SCRABBLE), erudit: mirror(ERUDIT) };
+const PREMIUM_CLASS = { "'": "dl", '"': "tl", "-": "dw", "=": "tw", "*": "centre", "+": "centre" };
+const COLUMNS = "ABCDEFGHIJKLMNO";
+const POLL_MS = 5000;
+
+const $ = (id) => document.getElementById(id);
+// `turn`: the last photo's answer, shown until the game moves on (`turnMoves`: the sheet length then).
+const state = { lang: "en", id: null, token: null, game: null, turn: null, turnMoves: 0, prevBoard: null, busy: false };
+
+function t(key, vars = {}) {
+  const text = I18N[state.lang][key] ?? I18N.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+}
+
+function applyLanguage() {
+  document.documentElement.lang = state.lang;
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  $("lang").textContent = state.lang === "ru" ? "EN" : "RU";
+  renderPlayerInputs();
+  if (state.game) render();
+}
+
+// ---- API ----
+
+class ApiError extends Error {
+  constructor(code, detail) {
+    super(detail || code);
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+async function api(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
+  if (state.token && method !== "GET") init.headers.Authorization = `Bearer ${state.token}`;
+  if (body instanceof FormData) init.body = body;
+  else if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new ApiError("network", "");
+  }
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => ({ error: `http_${response.status}`, detail: response.statusText }));
+  if (!response.ok) throw new ApiError(data.error || `http_${response.status}`, data.detail || "");
+  return data;
+}
+
+function showError(err) {
+  const known = I18N[state.lang][`err_${err.code}`];
+  const detail = err.detail && err.detail !== known ? err.detail : "";
+  $("error-text").textContent = known ? (detail ? `${known}: ${detail}` : known) : detail || String(err.message);
+  $("error").hidden = false;
+  $("error").scrollIntoView({ block: "nearest" });
+}
+
+function clearError() {
+  $("error").hidden = true;
+}
+
+// Run one user action: errors go to the banner, the page is redrawn from the answer.
+async function act(work) {
+  if (state.busy) return;
+  state.busy = true;
+  document.body.classList.add("busy");
+  clearError();
+  try {
+    await work();
+  } catch (err) {
+    if (err instanceof ApiError) showError(err);
+    else throw err;
+  } finally {
+    state.busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+const gamePath = (suffix = "") => `/api/games/${encodeURIComponent(state.id)}${suffix}`;
+
+function takeGame(game) {
+  if (state.game && JSON.stringify(state.game.board) !== JSON.stringify(game.board)) {
+    state.prevBoard = state.game.board;
+  }
+  state.game = game;
+  const settled = !game.pending && state.turn && state.turn.status === "needs_review";
+  if (settled || (state.turn && game.moves.length !== state.turnMoves)) state.turn = null;
+  render();
+}
+
+function takeTurn(turn) {
+  const { game, ...rest } = turn;
+  state.turn = rest;
+  if (game) state.turnMoves = game.moves.length;
+  if (game) takeGame(game);
+  else render();
+}
+
+// ---- local storage: tokens and recent games ----
+
+const tokenKey = (id) => `scorekeeper.token.${id}`;
+function recentGames() {
+  try {
+    return JSON.parse(localStorage.getItem("scorekeeper.games") || "[]");
+  } catch {
+    return [];
+  }
+}
+function remember(game) {
+  const list = recentGames().filter((g) => g.id !== game.id);
+  list.unshift({ id: game.id, variant: game.variant, players: game.players });
+  localStorage.setItem("scorekeeper.games", JSON.stringify(list.slice(0, 10)));
+}
+
+// ---- routing ----
+
+function route() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const id = params.get("game");
+  clearError();
+  if (!id) {
+    state.id = null;
+    state.game = null;
+    showHome();
+    return;
+  }
+  const token = params.get("token");
+  if (token) {
+    localStorage.setItem(tokenKey(id), token);
+    // Keep the token out of the address bar so a screenshot or a copied URL does not leak it.
+    history.replaceState(null, "", `#game=${encodeURIComponent(id)}`);
+  }
+  if (state.id !== id) {
+    state.game = null;
+    state.turn = null;
+    state.prevBoard = null;
+  }
+  state.id = id;
+  state.token = localStorage.getItem(tokenKey(id));
+  $("home").hidden = true;
+  $("game").hidden = false;
+  act(async () => {
+    const game = await api("GET", gamePath());
+    remember(game);
+    takeGame(game);
+  });
+}
+
+function showHome() {
+  $("game").hidden = true;
+  $("home").hidden = false;
+  const list = recentGames();
+  $("recent").hidden = list.length === 0;
+  $("recent-list").replaceChildren(
+    ...list.map((g) => {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = `#game=${encodeURIComponent(g.id)}`;
+      a.textContent = `${g.players.join(" · ")} (${g.variant})`;
+      li.append(a);
+      return li;
+    }),
+  );
+}
+
+// ---- home: create and join ----
+
+let playerNames = ["", ""];
+
+function renderPlayerInputs() {
+  const box = $("players");
+  box.querySelectorAll("input").forEach((input, i) => (playerNames[i] = input.value));
+  const inputs = playerNames.map((name, i) => {
+    const input = document.createElement("input");
+    input.type = "text";
+    input.name = "player";
+    input.required = true;
+    input.maxLength = 40;
+    input.value = name;
+    input.placeholder = t("player_n", { n: i + 1 });
+    input.setAttribute("aria-label", t("player_n", { n: i + 1 }));
+    return input;
+  });
+  box.replaceChildren(box.querySelector("legend"), ...inputs);
+  $("add-player").disabled = playerNames.length >= 4;
+  $("remove-player").disabled = playerNames.length <= 2;
+}
+
+function changePlayers(delta) {
+  $("players").querySelectorAll("input").forEach((input, i) => (playerNames[i] = input.value));
+  if (delta > 0 && playerNames.length < 4) playerNames.push("");
+  if (delta < 0 && playerNames.length > 2) playerNames.pop();
+  renderPlayerInputs();
+}
+
+async function createGame(event) {
+  event.preventDefault();
+  const form = new FormData($("create"));
+  const body = {
+    variant: form.get("variant"),
+    players: form.getAll("player").map((name) => String(name).trim()),
+    options: {
+      challenge: form.get("challenge"),
+      blank_scores_letter: form.has("blank_scores_letter"),
+      finish_line: Number(form.get("finish_line") || 0),
+    },
+    dictionary: form.has("dictionary"),
+  };
+  await act(async () => {
+    const created = await api("POST", "/api/games", body);
+    localStorage.setItem(tokenKey(created.id), created.token);
+    remember(created.game);
+    location.hash = `game=${encodeURIComponent(created.id)}`;
+  });
+}
+
+function joinGame(event) {
+  event.preventDefault();
+  const text = String(new FormData($("join")).get("link") || "").trim();
+  const hash = text.includes("#") ? text.slice(text.indexOf("#")) : `#game=${text}`;
+  location.hash = hash;
+}
+
+// ---- the board ----
+
+function parsePosition(position) {
+  const across = /^(\d+)([A-O])$/.exec(position || "");
+  if (across) return { row: Number(across[1]) - 1, col: COLUMNS.indexOf(across[2]), across: true };
+  const down = /^([A-O])(\d+)$/.exec(position || "");
+  if (down) return { row: Number(down[2]) - 1, col: COLUMNS.indexOf(down[1]), across: false };
+  return null;
+}
+
+const squareName = (row, col) => `${COLUMNS[col]}${row + 1}`;
+
+// The squares a move's main word covers, with the board character on each.
+function wordSquares(move) {
+  const start = move && move.kind === "play" ? parsePosition(move.position) : null;
+  if (!start) return [];
+  return [...move.word].map((ch, i) => ({
+    row: start.row + (start.across ? 0 : i),
+    col: start.col + (start.across ? i : 0),
+    ch,
+  }));
+}
+
+function lastPlay(game) {
+  const last = game.moves[game.moves.length - 1];
+  return last && last.kind === "play" ? last : null;
+}
+
+function renderBoard() {
+  const game = state.game;
+  const pending = game.pending;
+  const rows = game.board.map((line) => [...line]);
+  const layout = LAYOUTS[game.variant] || LAYOUTS.en;
+  const word = new Set();
+  const fresh = new Set();
+  const uncertain = new Map();
+
+  if (pending) {
+    for (const sq of wordSquares(pending.move)) {
+      word.add(`${sq.row},${sq.col}`);
+      if (rows[sq.row][sq.col] === ".") {
+        rows[sq.row][sq.col] = sq.ch;
+        fresh.add(`${sq.row},${sq.col}`);
+      }
+    }
+    for (const cell of pending.uncertain || []) uncertain.set(`${cell.row},${cell.col}`, cell);
+  } else {
+    for (const sq of wordSquares(lastPlay(game))) {
+      word.add(`${sq.row},${sq.col}`);
+      if (state.prevBoard && state.prevBoard[sq.row][sq.col] === ".") fresh.add(`${sq.row},${sq.col}`);
+    }
+  }
+
+  const editable = Boolean(pending && state.token);
+  const cells = [];
+  for (let r = 0; r < 15; r++) {
+    for (let c = 0; c < 15; c++) {
+      const key = `${r},${c}`;
+      let ch = rows[r][c];
+      const doubt = uncertain.get(key);
+      if (doubt && ch === "." && doubt.candidates && doubt.candidates.length) ch = doubt.candidates[0];
+      const cell = document.createElement(editable ? "button" : "div");
+      if (editable) cell.type = "button";
+      cell.className = "cell";
+      cell.dataset.square = squareName(r, c);
+      cell.setAttribute("role", "gridcell");
+      const premium = PREMIUM_CLASS[layout[r][c]];
+      if (ch === ".") {
+        if (premium) cell.classList.add(premium);
+      } else {
+        cell.classList.add("tile");
+        cell.textContent = ch === "?" ? "?" : ch.toUpperCase();
+        if (ch === "?" || ch !== ch.toUpperCase()) cell.classList.add("blank");
+      }
+      if (word.has(key)) cell.classList.add("word");
+      if (fresh.has(key)) cell.classList.add("new");
+      if (doubt) cell.classList.add("uncertain");
+      if (editable) cell.addEventListener("click", () => pickLetter(r, c, ch, doubt));
+      cells.push(cell);
+    }
+  }
+  $("board").replaceChildren(...cells);
+}
+
+// ---- letter picker (review/correct and review/blank) ----
+
+function letterButton(letter, onPick) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "letter";
+  button.dataset.letter = letter;
+  button.textContent = letter === "." ? t("empty_cell") : letter;
+  button.addEventListener("click", () => onPick(letter));
+  return button;
+}
+
+function pickLetter(row, col, current, doubt) {
+  const square = squareName(row, col);
+  const dialog = $("picker");
+  const blankOnly = current === "?";
+  const alphabet = [...(ALPHABETS[state.game.variant] || ALPHABETS.en)];
+  const isBlank = $("picker-blank");
+  isBlank.checked = current !== "." && current !== current.toUpperCase();
+  isBlank.parentElement.hidden = blankOnly;
+  $("picker-empty").hidden = blankOnly;
+  $("picker-unknown").hidden = blankOnly;
+  $("picker-title").textContent = blankOnly ? t("blank_for", { square }) : t("cell", { square });
+
+  const choose = (letter) => {
+    dialog.close();
+    if (blankOnly) {
+      act(async () => takeTurn(await api("POST", gamePath("/review/blank"), { square, letter })));
+      return;
+    }
+    const ch = letter === "." || letter === "?" ? letter : isBlank.checked ? letter.toLowerCase() : letter;
+    act(async () => takeTurn(await api("POST", gamePath("/review/correct"), { cells: { [square]: ch } })));
+  };
+  const candidates = (doubt && doubt.candidates) || [];
+  $("picker-candidates-label").hidden = candidates.length === 0;
+  $("picker-candidates").replaceChildren(...candidates.map((l) => letterButton(l, choose)));
+  $("picker-letters").replaceChildren(...alphabet.map((l) => letterButton(l, choose)));
+  $("picker-empty").onclick = () => choose(".");
+  $("picker-unknown").onclick = () => choose("?");
+  dialog.showModal();
+}
+
+// ---- small dialogs ----
+
+function ask(title, fields) {
+  const dialog = $("ask");
+  $("ask-title").textContent = title;
+  $("ask-body").replaceChildren(...fields);
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener(
+      "close",
+      () => resolve(dialog.returnValue === "ok" ? new FormData($("ask-form")) : null),
+      { once: true },
+    );
+  });
+}
+
+function field(labelText, input) {
+  const label = document.createElement("label");
+  const span = document.createElement("span");
+  span.textContent = labelText;
+  label.append(span, input);
+  return label;
+}
+
+function element(tag, props = {}) {
+  return Object.assign(document.createElement(tag), props);
+}
+
+function radios(name, choices) {
+  const box = element("fieldset", { className: "choices" });
+  choices.forEach(([value, text], i) => {
+    const label = element("label", { className: "check" });
+    label.append(element("input", { type: "radio", name, value, checked: i === 0 }), element("span", { textContent: text }));
+    box.append(label);
+  });
+  return box;
+}
+
+async function exchangeTiles() {
+  const count = element("input", { type: "number", name: "count", min: 1, max: 9, value: 7, required: true, inputMode: "numeric" });
+  const form = await ask(t("exchange_title"), [count]);
+  if (form) await act(async () => takeGame(await api("POST", gamePath("/exchange"), { count: Number(form.get("count")) })));
+}
+
+async function challengePlay() {
+  const game = state.game;
+  const last = lastPlay(game);
+  const others = game.players.filter((p) => !last || p !== last.player);
+  const box = radios("challenger", others.map((p) => [p, p]));
+  box.prepend(element("legend", { textContent: t("challenger") }));
+  const verdict = radios("valid", [["null", t("verdict_dictionary")], ["true", t("verdict_valid")], ["false", t("verdict_invalid")]]);
+  verdict.prepend(element("legend", { textContent: t("verdict") }));
+  const form = await ask(t("challenge_title"), [box, verdict]);
+  if (!form) return;
+  const valid = JSON.parse(String(form.get("valid")));
+  await act(async () => takeGame(await api("POST", gamePath("/challenge"), { challenger: form.get("challenger"), valid })));
+}
+
+async function undoTurn() {
+  if (await ask(t("undo_title"), [])) await act(async () => takeGame(await api("POST", gamePath("/undo"))));
+}
+
+async function rejectPhoto() {
+  if (await ask(t("reject_title"), [])) {
+    await act(async () => {
+      const game = await api("POST", gamePath("/review/reject"));
+      state.turn = null;
+      takeGame(game);
+    });
+  }
+}
+
+async function endGame() {
+  const inputs = state.game.players.map((p) =>
+    field(p, element("input", { type: "text", name: `rack:${p}`, autocomplete: "off", autocapitalize: "characters" })),
+  );
+  const form = await ask(t("end_title"), [element("p", { className: "note", textContent: t("end_help") }), ...inputs]);
+  if (!form) return;
+  const racks = Object.fromEntries(state.game.players.map((p) => [p, String(form.get(`rack:${p}`) || "").trim().toUpperCase()]));
+  await act(async () => takeGame(await api("POST", gamePath("/end"), { racks })));
+}
+
+// ---- photo upload ----
+
+function idempotencyKey() {
+  // crypto.randomUUID needs a secure context, which a laptop on the table's Wi-Fi is not.
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+async function uploadPhoto() {
+  const input = $("photo");
+  const file = input.files && input.files[0];
+  if (!file) return;
+  const body = new FormData();
+  body.append("photo", file, file.name || "board.jpg");
+  const headers = { "Idempotency-Key": idempotencyKey() };
+  $("busy").hidden = false;
+  try {
+    await act(async () => {
+      let turn;
+      try {
+        turn = await api("POST", gamePath("/turns"), body, headers);
+      } catch (err) {
+        // One retry with the same key: the server answers it with the first response if it got it.
+        if (!(err instanceof ApiError) || err.code !== "network") throw err;
+        turn = await api("POST", gamePath("/turns"), body, headers);
+      }
+      takeTurn(turn);
+      showOverlay(turn.status === "needs_review");
+      $("board").scrollIntoView({ behavior: "smooth", block: "start" });
+    });
+  } finally {
+    $("busy").hidden = true;
+    input.value = "";
+  }
+}
+
+function showOverlay(visible) {
+  const img = $("overlay");
+  img.hidden = !visible || !img.getAttribute("src");
+  $("show-photo").textContent = img.hidden ? t("show_photo") : t("hide_photo");
+}
+
+// ---- rendering ----
+
+function moveText(move) {
+  if (move.kind === "play") return `${move.position} ${move.word}`;
+  const label = t(`kind_${move.kind}`);
+  if (move.kind === "withdrawn") return `${move.position} ${move.word}, ${label}`;
+  return move.word ? `${label}: ${move.word}` : label;
+}
+
+function renderResult() {
+  const game = state.game;
+  const turn = game.pending || state.turn;
+  $("result").hidden = !turn;
+  if (!turn) {
+    $("show-photo").hidden = true;
+    $("overlay").hidden = true;
+    return;
+  }
+  const lines = [];
+  if (turn.move) {
+    lines.push(t("committed", { player: turn.move.player, position: turn.move.position, word: turn.move.word, score: turn.move.score }));
+    const words = turn.move.words || [];
+    if (words.length > 1) lines.push(words.map((w) => `${w.word} ${w.score}`).join(" · "));
+  } else if (turn.status === "needs_review") {
+    lines.push(t("no_move"));
+  }
+  if (turn.status === "needs_review") lines.push(t("needs_review", { n: (turn.uncertain || []).length }));
+  if (turn.message) lines.push(turn.message);
+  $("result-text").replaceChildren(...lines.map((text, i) => element(i === 0 ? "strong" : "p", { textContent: text })));
+
+  const reviewing = Boolean(game.pending);
+  $("review").hidden = !reviewing;
+  $("confirm").hidden = !(reviewing && state.token && game.pending.move);
+  $("reject").hidden = !(reviewing && state.token);
+  $("misreads").replaceChildren(
+    ...(turn.misreads || []).map((m) => element("li", { textContent: `${m.square}: ${m.known} → ${m.read}` })),
+  );
+  renderBlankChoices(reviewing ? game.pending : null);
+
+  const img = $("overlay");
+  if (turn.overlay_url && img.getAttribute("src") !== turn.overlay_url) img.src = turn.overlay_url;
+  $("show-photo").hidden = !turn.overlay_url;
+  $("show-photo").textContent = img.hidden ? t("show_photo") : t("hide_photo");
+}
+
+// Blanks read without their letter: the letter comes from the player, offered as buttons.
+function renderBlankChoices(pending) {
+  const box = $("blanks");
+  const unknown = pending && state.token ? wordSquares(pending.move).filter((sq) => sq.ch === "?") : [];
+  box.replaceChildren(
+    ...unknown.map((sq) => {
+      const square = squareName(sq.row, sq.col);
+      const doubt = (pending.uncertain || []).find((u) => u.square === square);
+      const letters = doubt && doubt.candidates && doubt.candidates.length ? doubt.candidates : [...(ALPHABETS[state.game.variant] || "")];
+      const row = element("div", { className: "letters" });
+      row.append(
+        ...letters.map((letter) =>
+          letterButton(letter, (l) => act(async () => takeTurn(await api("POST", gamePath("/review/blank"), { square, letter: l })))),
+        ),
+      );
+      const wrap = element("div", { className: "blank-choice" });
+      wrap.append(element("p", { textContent: t("blank_for", { square }) }), row);
+      return wrap;
+    }),
+  );
+}
+
+function renderSheet() {
+  const game = state.game;
+  const rows = game.moves.map((move, i) => {
+    const tr = document.createElement("tr");
+    if (move.kind !== "play") tr.className = "minor";
+    const words = (move.words || []).length > 1 ? move.words.map((w) => `${w.word} ${w.score}`).join(", ") : "";
+    const cells = [i + 1, move.player, moveText(move), move.score, move.total];
+    cells.forEach((value, j) => {
+      const td = element("td", { textContent: String(value) });
+      if (j === 2 && words) td.append(element("div", { className: "words", textContent: words }));
+      if (j === 0 || j >= 3) td.className = "num";
+      tr.append(td);
+    });
+    return tr;
+  });
+  $("sheet").tBodies[0].replaceChildren(...rows);
+}
+
+function renderStatus() {
+  const game = state.game;
+  const turnLine = $("turn-line");
+  if (game.finished) {
+    turnLine.textContent = `${t("finished")}. ${t("winners", { names: (game.winners || []).join(", ") })}`;
+  } else {
+    turnLine.textContent = game.turn ? t("to_play", { name: game.turn }) : "";
+  }
+  $("totals").replaceChildren(
+    ...game.players.map((p) => {
+      const leading = game.finished ? (game.winners || []).includes(p) : p === game.turn;
+      const box = element("div", { className: leading ? "total current" : "total" });
+      box.append(element("span", { className: "name", textContent: p }), element("span", { className: "points", textContent: String(game.totals[p] ?? 0) }));
+      return box;
+    }),
+  );
+  $("bag-line").textContent = t("bag", { bag: game.bag, unseen: game.unseen });
+}
+
+function renderLinks() {
+  $("gcg").href = gamePath("/gcg");
+  $("csv").href = gamePath("/csv");
+  $("print").href = gamePath("/sheet.html");
+  const base = `${location.origin}${location.pathname}#game=${encodeURIComponent(state.id)}`;
+  $("share-read").value = base;
+  $("share-write").value = state.token ? `${base}&token=${encodeURIComponent(state.token)}` : "";
+  $("share-write-label").hidden = !state.token;
+}
+
+function render() {
+  const game = state.game;
+  if (!game) return;
+  const writable = Boolean(state.token);
+  $("readonly-note").hidden = writable;
+  $("shoot").hidden = !writable || game.finished || Boolean(game.pending);
+  $("actions").hidden = !writable;
+  for (const id of ["pass", "exchange", "challenge", "end"]) $(id).disabled = game.finished || Boolean(game.pending);
+  $("challenge").disabled ||= !lastPlay(game);
+  $("undo").disabled = game.moves.length === 0 && !game.pending;
+  renderStatus();
+  renderResult();
+  renderBoard();
+  renderSheet();
+  renderLinks();
+}
+
+// Other phones at the table change the game too: refresh it while this page is visible.
+async function poll() {
+  if (!state.id || state.busy || document.hidden || $("picker").open || $("ask").open) return;
+  try {
+    const game = await api("GET", gamePath());
+    if (JSON.stringify(game) !== JSON.stringify(state.game)) takeGame(game);
+  } catch {
+    // A missed refresh is retried on the next tick; errors of user actions are shown instead.
+  }
+}
+
+function init() {
+  const browserLang = (navigator.language || "en").toLowerCase().startsWith("ru") ? "ru" : "en";
+  state.lang = localStorage.getItem("scorekeeper.lang") || browserLang;
+  $("lang").addEventListener("click", () => {
+    state.lang = state.lang === "ru" ? "en" : "ru";
+    localStorage.setItem("scorekeeper.lang", state.lang);
+    applyLanguage();
+  });
+  $("error-close").addEventListener("click", clearError);
+  $("add-player").addEventListener("click", () => changePlayers(1));
+  $("remove-player").addEventListener("click", () => changePlayers(-1));
+  $("create").addEventListener("submit", createGame);
+  $("join").addEventListener("submit", joinGame);
+  $("photo").addEventListener("change", uploadPhoto);
+  $("confirm").addEventListener("click", () => act(async () => takeTurn(await api("POST", gamePath("/review/confirm")))));
+  $("reject").addEventListener("click", rejectPhoto);
+  $("pass").addEventListener("click", () => act(async () => takeGame(await api("POST", gamePath("/pass")))));
+  $("exchange").addEventListener("click", exchangeTiles);
+  $("challenge").addEventListener("click", challengePlay);
+  $("undo").addEventListener("click", undoTurn);
+  $("end").addEventListener("click", endGame);
+  $("show-photo").addEventListener("click", () => showOverlay($("overlay").hidden));
+  for (const id of ["share-write", "share-read"]) $(id).addEventListener("focus", (e) => e.target.select());
+  window.addEventListener("hashchange", route);
+  setInterval(poll, POLL_MS);
+  applyLanguage();
+  route();
+}
+
+init();
