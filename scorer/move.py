@@ -46,7 +46,8 @@ class _Diff:
     added: tuple[Square, ...]
     removed: tuple[Square, ...]
     changed: tuple[Square, ...]
-    merged: Board  # `before`, with the letters `after` shows for old `?` blanks
+    merged: Board  # `before`, with the letters `after` shows for old `?` blanks (and swaps)
+    swapped: tuple[Square, ...] = ()  # blanks replaced by their real letter (blank swap)
 
 
 def _names(squares: Iterable[Square]) -> str:
@@ -78,7 +79,7 @@ def _check_size(before: Board, after: Board, variant: Variant) -> None:
 def _compare(before: Board, after: Board, variant: Variant) -> _Diff:
     """Check both boards fit the layout, then compare them square by square."""
     _check_size(before, after, variant)
-    added, removed, changed, designated = [], [], [], {}
+    added, removed, changed, swapped, designated = [], [], [], [], {}
     for index, (old, new) in enumerate(zip(before.cells, after.cells, strict=True)):
         square = divmod(index, before.width)
         if old is None:
@@ -86,12 +87,22 @@ def _compare(before: Board, after: Board, variant: Variant) -> _Diff:
                 added.append(square)
         elif new is None:
             removed.append(square)
+        elif variant.options.blank_swap and _is_swap(old, new):
+            swapped.append(square)
+            designated[square] = new
         elif not same_tile(old, new):
             changed.append(square)
         elif old.letter == UNKNOWN_BLANK and new.letter != UNKNOWN_BLANK:
             designated[square] = new
     _check_letters(after, designated, variant)
-    return _Diff(tuple(added), tuple(removed), tuple(changed), before.place(designated))
+    return _Diff(
+        tuple(added), tuple(removed), tuple(changed), before.place(designated), tuple(swapped)
+    )
+
+
+def _is_swap(old: Tile, new: Tile) -> bool:
+    """A blank standing for a letter replaced by a real tile of that letter (RULES.md §7)."""
+    return old.is_blank and not new.is_blank and old.letter == new.letter
 
 
 def _at(board: Board, square: Square) -> Tile:
@@ -179,6 +190,12 @@ def _check_geometry(base: Board, after: Board, new: tuple[Square, ...], variant:
 def _play(before: Board, after: Board, diff: _Diff, variant: Variant) -> ScoredPlay:
     _raise_removed_or_changed(before, after, diff)
     new = diff.added
+    if len(diff.swapped) > sum(_at(after, s).is_blank for s in new):
+        raise IllegalPlay(
+            PlayErrorCode.TILE_CHANGED,
+            f"the blank taken from {_names(diff.swapped)} must be played on the same turn",
+            diff.swapped,
+        )
     if not new:
         raise IllegalPlay(PlayErrorCode.NO_TILES, "no new tiles on the board")
     _check_letters(after, new, variant)
@@ -227,7 +244,7 @@ def classify_change(
     diff = _compare(before, after, variant)
     withdrawn = {p.square for p in last_play.placements} if last_play else set()
     if withdrawn and set(diff.removed) == withdrawn:
-        extra = diff.added + diff.changed
+        extra = diff.added + diff.changed + diff.swapped
         if extra:
             raise IllegalPlay(
                 PlayErrorCode.TILE_CHANGED if diff.changed else PlayErrorCode.TILE_REMOVED,
@@ -237,7 +254,7 @@ def classify_change(
             )
         board = diff.merged.place(dict.fromkeys(diff.removed))
         return Change(ChangeKind.WITHDRAWN, board, last_play)
-    if not (diff.added or diff.removed or diff.changed):
+    if not (diff.added or diff.removed or diff.changed or diff.swapped):
         return Change(ChangeKind.UNCHANGED, diff.merged)
     play = _play(before, after, diff, variant)
     return Change(

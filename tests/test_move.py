@@ -264,3 +264,26 @@ def test_board_size_comes_from_the_layout() -> None:
     error = illegal(before, put(before, 0, 0, "ЁЖ"), tiny)
     assert error.code is PlayErrorCode.FIRST_MOVE_OFF_CENTRE and "D3" in str(error)
     assert illegal(Board.empty(), Board.empty(), tiny).code is PlayErrorCode.SIZE_MISMATCH
+
+
+def test_blank_swap_takes_the_blank_when_enabled() -> None:
+    swap_ru = RU.with_options(blank_swap=True)
+    before = Board.empty().place({(7, 7): Tile("К", True), (7, 8): Tile("О"), (7, 9): Tile("Т")})
+    # The real К replaces the blank, which is played at once as Т in КОТ's column: О-Т down.
+    after = before.place({(7, 7): Tile("К"), (8, 9): Tile("О"), (9, 9): Tile("Т", True)})
+    with pytest.raises(IllegalPlay) as refused:
+        find_play(before, after, RU)
+    assert refused.value.code is PlayErrorCode.TILE_CHANGED
+    play = find_play(before, after, swap_ru)
+    assert {p.square for p in play.placements} == {(8, 9), (9, 9)}
+    # КОТ now holds a real К, but its squares were filled earlier: only the new word scores.
+    assert [w.word for w in play.words] == ["ТОт"]
+
+
+def test_blank_swap_must_play_the_blank_the_same_turn() -> None:
+    swap_ru = RU.with_options(blank_swap=True)
+    before = Board.empty().place({(7, 7): Tile("К", True), (7, 8): Tile("О"), (7, 9): Tile("Т")})
+    after = before.place({(7, 7): Tile("К"), (8, 9): Tile("О"), (9, 9): Tile("Н")})
+    with pytest.raises(IllegalPlay, match="same turn") as refused:
+        find_play(before, after, swap_ru)
+    assert refused.value.code is PlayErrorCode.TILE_CHANGED
