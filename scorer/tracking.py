@@ -193,6 +193,16 @@ def _tile_options(cell: _Cell, thresholds: Thresholds) -> list[str]:
     ]
 
 
+def _swapped(old: Tile, cell: _Cell, variant: Variant, thresholds: Thresholds) -> bool:
+    """A known blank now clearly showing its real letter: a blank swap, when the game allows it."""
+    return (
+        variant.options.blank_swap
+        and old.is_blank
+        and cell.symbol == old.letter
+        and cell.confidence >= thresholds.certain
+    )
+
+
 def _over_count(board: Board, variant: Variant) -> list[str]:
     """Letters (and blanks) the board holds more of than the tile set has."""
     counts = Counter(UNKNOWN_BLANK if t.is_blank else t.letter for _, t in board.tiles())
@@ -272,7 +282,10 @@ def track(
                     else:
                         uncertain[r, c] = ([old.char, EMPTY], "known tile hidden or unreadable")
                 elif not same_tile(old, Tile.from_char(cell.symbol)):
-                    misreads.append(Misread((r, c), old.char, cell.symbol, cell.confidence))
+                    if _swapped(old, cell, variant, thresholds):
+                        settled[r, c] = Tile(old.letter)
+                    else:
+                        misreads.append(Misread((r, c), old.char, cell.symbol, cell.confidence))
                 continue
             options = _tile_options(cell, thresholds)
             if cell.confidence >= thresholds.certain:

@@ -204,3 +204,15 @@ def test_certain_reading_of_a_corrected_board_keeps_blank_letters() -> None:
     result = track(known, certain_reading(after), ERUDIT, dictionary_for(ERUDIT))
     assert result.status is TurnStatus.COMMITTED, result.message
     assert result.play is not None and result.play.word == "кОТ" and result.play.score == 3
+
+
+def test_blank_swap_seen_in_a_photo_only_when_enabled() -> None:
+    known = board((7, 7, "кОТ", True))
+    after = known.place({(7, 7): Tile("К"), (8, 9): Tile("О"), (9, 9): Tile("?", True)})
+    swap = RU.with_options(blank_swap=True)
+    result = track(known, reading_of(after), swap, WordListDictionary(None))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.board is not None and result.board[7, 7] == Tile("К")
+    plain = track(known, reading_of(after), RU, WordListDictionary(None))
+    assert [m.square for m in plain.misreads] == [(7, 7)]
+    assert plain.board is not None and plain.board[7, 7] == Tile("К", True)
