@@ -1,0 +1,140 @@
+"""Server figures: turn latency through HTTP for a 12 MP photo with the real vision pipeline
+(median), and requests per second for GET of a game's score sheet, on loopback only.
+
+Run from the repository root: PYTHONPATH=. python benchmarks/bench_server.py [--photos 5]
+(the photo is rendered with the dev-only `training` package).
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import cv2
+import httpx
+
+ROWS = ["." * 15] * 7 + [".......CAT....."] + ["." * 15] * 7
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _photo_12mp() -> bytes:
+    """A rendered 4000×3000 phone photo of a board with CAT at 8H, as a JPEG."""
+    from training.render import render_board_photo
+
+    image, _, _ = render_board_photo(ROWS, "en", seed=3, size=(4000, 3000))
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return data.tobytes()
+
+
+def _serve(data_dir: str) -> tuple[subprocess.Popen, str]:
+    """`scorekeeper serve` in its own process (so the client does not share its interpreter)."""
+    port = _free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            data_dir,
+        ]
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"{base}/api/games", timeout=1).raise_for_status()
+            return server, base
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("scorekeeper serve did not start")
+
+
+def _new_game(client: httpx.Client) -> tuple[str, dict[str, str]]:
+    created = client.post("/api/games", json={"variant": "en", "players": ["Ann", "Bob"]})
+    created.raise_for_status()
+    body = created.json()
+    return body["id"], {"Authorization": f"Bearer {body['token']}"}
+
+
+def bench_turns(client: httpx.Client, photos: int) -> None:
+    """Median latency of a first turn from a 12 MP photo, over HTTP."""
+    data = _photo_12mp()
+    print(f"photo: 4000x3000 JPEG, {len(data) / 1e6:.1f} MB")
+    times, statuses = [], []
+    for _ in range(photos):
+        game_id, auth = _new_game(client)
+        start = time.perf_counter()
+        response = client.post(
+            f"/api/games/{game_id}/turns",
+            files={"photo": ("board.jpg", data, "image/jpeg")},
+            headers=auth,
+        )
+        times.append(time.perf_counter() - start)
+        body = response.json()
+        statuses.append(body.get("status") or body.get("error"))
+    print(
+        f"turn latency over HTTP: median {statistics.median(times) * 1000:.0f} ms, "
+        f"min {min(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms ({photos} photos)"
+    )
+    print(f"outcomes: {', '.join(sorted(set(statuses)))}")
+
+
+def bench_sheet(base: str, requests: int, clients: int) -> None:
+    """GET requests per second for one game, from `clients` keep-alive clients."""
+    with httpx.Client(base_url=base, timeout=30) as client:
+        game_id, auth = _new_game(client)
+        for tiles in ("A", "B", "C"):
+            client.post(f"/api/games/{game_id}/exchange", json={"tiles": tiles}, headers=auth)
+
+    def run(count: int) -> None:
+        with httpx.Client(base_url=base, timeout=30) as client:
+            for _ in range(count):
+                client.get(f"/api/games/{game_id}").raise_for_status()
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(clients) as pool:
+        list(pool.map(run, [requests // clients] * clients))
+    elapsed = time.perf_counter() - start
+    print(
+        f"GET /api/games/{{id}}: {requests / elapsed:.0f} requests/s "
+        f"({requests} requests, {clients} keep-alive client(s))"
+    )
+
+
+def main() -> int:
+    """Run both benchmarks against a fresh server and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--photos", type=int, default=5, help="photo turns to time")
+    parser.add_argument("--requests", type=int, default=1000, help="GET requests to time")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as data_dir:
+        server, base = _serve(data_dir)
+        try:
+            with httpx.Client(base_url=base, timeout=120) as client:
+                bench_turns(client, args.photos)
+            for clients in (1, 4):
+                bench_sheet(base, args.requests, clients)
+        finally:
+            server.terminate()
+            server.wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

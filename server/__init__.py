@@ -1,0 +1,1 @@
+"""The HTTP service and the phone web page (issue 5)."""

@@ -1,0 +1,215 @@
+"""The FastAPI application factory: storage, the photo reader, body limits, error handlers, the
+API routers and the phone page's static files."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from server.routes import exports, games, turns
+from server.service import GameService, OverlayMaker, PhotoReader, ServiceError
+from server.storage import DB_FILE, DEFAULT_DATA_DIR, Store
+
+MAX_BODY_BYTES = 25 * 1024 * 1024
+STATIC_DIR = Path(__file__).parent / "static"
+log = logging.getLogger("scorekeeper.server")
+
+STATUS = {
+    "bad_request": 400,
+    "empty": 400,
+    "not_an_image": 400,
+    "truncated": 400,
+    "unauthorized": 401,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "review_pending": 409,
+    "game_finished": 409,
+    "no_review": 409,
+    "no_move": 409,
+    "too_large": 413,
+    "validation": 422,
+    "no_board": 422,
+    "illegal_play": 422,
+    "not_allowed": 422,
+    "cannot_decide": 422,
+    "corrupt_log": 500,
+    "internal": 500,
+    "reader_unavailable": 503,
+    "timeout": 503,
+}
+_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed"}
+
+
+def error_response(code: str, detail: str) -> JSONResponse:
+    """The one error shape: `{"error": code, "detail": text}`."""
+    return JSONResponse({"error": code, "detail": detail}, status_code=STATUS.get(code, 400))
+
+
+class BodyLimit:
+    """Answer 413 to a body over `limit` bytes, by its Content-Length or by what actually arrives
+    (a chunked or lying client), before any route reads it."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        length = headers.get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > self.limit:
+            await self._reject(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await self._reject(scope, receive, send)
+                return
+            chunks.append(chunk)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _reject(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = error_response(
+            "too_large", f"the request body is over {self.limit // (1024 * 1024)} MB"
+        )
+        await response(scope, receive, send)
+
+
+def pipeline_reader() -> PhotoReader:
+    """The real photo reader: `vision.pipeline.read_board` with the cell model loaded once."""
+    from vision.classify import CellClassifier
+    from vision.pipeline import read_board
+
+    classifier = CellClassifier()
+
+    def read(data: bytes, variant: Any) -> Any:
+        return read_board(data, variant, classifier=classifier)
+
+    return read
+
+
+def pipeline_overlay() -> OverlayMaker | None:
+    """The overlay PNG of `vision.overlay` (the photo with the grid and letters read), when that
+    module and its drawing dependencies are installed."""
+    try:
+        from vision.overlay import draw_overlay
+    except ImportError:
+        return None
+    import cv2
+
+    from vision.decode import decode_photo
+
+    def overlay(data: bytes, reading: Any) -> bytes:
+        ok, encoded = cv2.imencode(".png", draw_overlay(decode_photo(data).image, reading))
+        if not ok:
+            raise OSError("the overlay could not be encoded")
+        return encoded.tobytes()
+
+    return overlay
+
+
+def create_app(
+    db_url: str | None = None,
+    reader: PhotoReader | None = None,
+    data_dir: str | Path = DEFAULT_DATA_DIR,
+    overlay: OverlayMaker | None = None,
+    read_timeout_s: float = 60.0,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    load_reader: Callable[[], PhotoReader] = pipeline_reader,
+) -> FastAPI:
+    """Build the app. `db_url`: a SQLite path or `postgresql://` URL (default: `data_dir`/
+    scorekeeper.db); `reader` maps photo bytes and a variant to a board reading (default: the
+    vision pipeline, loaded here once; when it cannot load, photo uploads answer 503)."""
+    data_dir = Path(data_dir)
+    store = Store(db_url or str(data_dir / DB_FILE), data_dir)
+    reader_error = ""
+    if reader is None:
+        try:
+            reader = load_reader()
+        except (ImportError, OSError, RuntimeError) as exc:
+            reader_error = f"the vision pipeline could not be loaded ({exc})"
+            log.warning(reader_error)
+        overlay = overlay or pipeline_overlay()
+    service = GameService(store, reader, overlay, read_timeout_s, reader_error=reader_error)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):  # noqa: ANN202 - FastAPI's lifespan protocol
+        yield
+        service.close()
+
+    app = FastAPI(
+        title="scorekeeper",
+        summary="Camera-based scorekeeper for Scrabble, Скрэббл and Эрудит",
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.add_middleware(BodyLimit, limit=max_body_bytes)
+    _add_error_handlers(app)
+    for module in (games, turns, exports):
+        app.include_router(module.router)
+    if STATIC_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        page = STATIC_DIR / "index.html"
+        if not page.is_file():
+            raise ServiceError("not_found", "the phone page is not installed")
+        return FileResponse(page)
+
+    return app
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ServiceError)
+    async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
+        return error_response(exc.code, exc.detail)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+        )
+        return error_response("validation", problems or "invalid request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = _HTTP_CODES.get(exc.status_code, "http_error")
+        detail = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
+        return JSONResponse({"error": code, "detail": detail}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error", exc_info=exc)
+        return error_response("internal", f"internal error: {type(exc).__name__}")

@@ -1,0 +1,80 @@
+"""Photo turns and their review: upload, confirm, correct, choose a blank, reject, stored files."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, File, Header, Response, UploadFile
+
+from server.deps import Authorized, Service
+from server.schemas import BlankIn, CorrectIn, ErrorOut, GameOut, TurnOut
+from server.service import ServiceError
+
+router = APIRouter(prefix="/api/games/{game_id}", tags=["turns"])
+ERRORS = {code: {"model": ErrorOut} for code in (400, 401, 404, 409, 413, 422, 503)}
+
+
+@router.post("/turns", response_model=TurnOut, dependencies=[Authorized], responses=ERRORS)
+def post_turn(
+    game_id: str,
+    service: Service,
+    photo: Annotated[UploadFile | None, File()] = None,
+    idempotency_key: Annotated[str | None, Header()] = None,
+) -> dict:
+    """Read a photo of the board as the next turn: committed, or needs_review with the cells."""
+    if photo is None:
+        raise ServiceError("empty", "no photo in the request (multipart field 'photo')")
+    return service.post_photo(game_id, photo.file.read(), idempotency_key)
+
+
+@router.post("/review/confirm", response_model=TurnOut, dependencies=[Authorized], responses=ERRORS)
+def confirm(game_id: str, service: Service) -> dict:
+    """Commit the pending move as read."""
+    return service.confirm(game_id)
+
+
+@router.post("/review/correct", response_model=TurnOut, dependencies=[Authorized], responses=ERRORS)
+def correct(game_id: str, body: CorrectIn, service: Service) -> dict:
+    """Set cells of the pending photo and re-evaluate it."""
+    return service.correct(game_id, body.cells)
+
+
+@router.post("/review/blank", response_model=TurnOut, dependencies=[Authorized], responses=ERRORS)
+def choose_blank(game_id: str, body: BlankIn, service: Service) -> dict:
+    """Say which letter a blank of the pending photo stands for."""
+    return service.choose_blank(game_id, body.square, body.letter)
+
+
+@router.post("/review/reject", response_model=GameOut, dependencies=[Authorized], responses=ERRORS)
+def reject(game_id: str, service: Service) -> dict:
+    """Drop the pending photo."""
+    return service.reject(game_id)
+
+
+@router.get(
+    "/turns/{turn_id}/overlay.png",
+    response_class=Response,
+    responses={200: {"content": {"image/png": {}}}, 404: {"model": ErrorOut}},
+)
+def overlay(game_id: str, turn_id: str, service: Service) -> Response:
+    """The photo with the grid and the letters read drawn on it."""
+    return Response(service.turn_file(game_id, turn_id, "overlay"), media_type="image/png")
+
+
+@router.get(
+    "/turns/{turn_id}/photo",
+    response_class=Response,
+    responses={200: {"content": {"image/jpeg": {}}}, 404: {"model": ErrorOut}},
+)
+def photo(game_id: str, turn_id: str, service: Service) -> Response:
+    """The photo as uploaded."""
+    data = service.turn_file(game_id, turn_id, "photo")
+    return Response(data, media_type=_media_type(data))
+
+
+def _media_type(data: bytes) -> str:
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "image/png"
+    if data[:4] == b"RIFF":
+        return "image/webp"
+    return "image/jpeg"

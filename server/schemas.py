@@ -1,0 +1,148 @@
+"""Pydantic models of every request and response body: the OpenAPI contract of /work/notes/API.md."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class ErrorOut(BaseModel):
+    """Every error: a stable code and a human-readable explanation."""
+
+    error: str
+    detail: str
+
+
+class OptionsIn(BaseModel):
+    """House options (RULES.md §7), as in `scorer.variant.Options`."""
+
+    blank_scores_letter: bool = False
+    blank_swap: bool = False
+    one_copy_of_word: bool = False
+    finish_line: int = 0
+    nine_tile_racks: bool = False
+    tournament: bool = False
+    challenge: Literal["double", "five_point"] = "double"
+
+
+class CreateGameIn(BaseModel):
+    variant: str = Field(examples=["ru"])
+    players: list[str] = Field(min_length=2, max_length=4, examples=[["Аня", "Борис"]])
+    options: OptionsIn = OptionsIn()
+    layout: Literal["scrabble", "erudit"] | None = None
+    dictionary: bool = True
+    word_list: str | None = Field(None, description="a word list, one word a line")
+
+
+class WordOut(BaseModel):
+    word: str
+    score: int
+
+
+class MoveOut(BaseModel):
+    """One score-sheet line, as in the replay JSON."""
+
+    player: str
+    kind: str
+    position: str
+    word: str
+    words: list[WordOut]
+    score: int
+    total: int
+
+
+class UncertainOut(BaseModel):
+    square: str
+    row: int
+    col: int
+    candidates: list[str]
+    reason: str
+
+
+class MisreadOut(BaseModel):
+    square: str
+    known: str
+    read: str
+
+
+class PendingOut(BaseModel):
+    """A photo turn (TURN without the game)."""
+
+    status: Literal["committed", "needs_review"]
+    turn_id: str
+    message: str
+    move: MoveOut | None
+    uncertain: list[UncertainOut]
+    misreads: list[MisreadOut]
+    overlay_url: str
+    photo_url: str
+
+
+class GameOut(BaseModel):
+    id: str
+    variant: str
+    players: list[str]
+    options: OptionsIn
+    board: list[str]
+    turn: str | None
+    totals: dict[str, int]
+    moves: list[MoveOut]
+    unseen: int
+    bag: int
+    finished: bool
+    winners: list[str]
+    pending: PendingOut | None
+
+
+class TurnOut(PendingOut):
+    """A photo turn's outcome and the game after it."""
+
+    game: GameOut
+
+
+class CreatedOut(BaseModel):
+    id: str
+    token: str
+    game: GameOut
+
+
+class GameSummaryOut(BaseModel):
+    id: str
+    variant: str
+    players: list[str]
+    created: str
+    finished: bool
+    totals: dict[str, int]
+
+
+class GamesOut(BaseModel):
+    games: list[GameSummaryOut]
+
+
+class CorrectIn(BaseModel):
+    cells: dict[str, str] = Field(
+        examples=[{"H8": "А", "I8": "."}],
+        description="square → board-text character (`.` empty, `?` blank, lower case a blank's letter)",
+    )
+
+
+class BlankIn(BaseModel):
+    square: str = Field(examples=["H8"])
+    letter: str = Field(examples=["А"])
+
+
+class ExchangeIn(BaseModel):
+    count: int | None = Field(None, ge=1)
+    tiles: str | None = None
+
+
+class ChallengeIn(BaseModel):
+    challenger: str
+    valid: bool | None = Field(
+        None, description="were the words valid? null: the game's dictionary decides"
+    )
+
+
+class EndIn(BaseModel):
+    racks: dict[str, str] = Field(examples=[{"Аня": "", "Борис": "ЖЮ"}])

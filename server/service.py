@@ -1,0 +1,586 @@
+"""What the HTTP routes do, without HTTP: create and fold games from the store, turn a photo into
+a tracked turn, run the review, pass/exchange/challenge/undo/end, and build the response objects.
+
+Errors are `ServiceError(code, detail)`; `server.app` maps each code to an HTTP status.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import logging
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper.turns import Turn, turn_from_reading
+from scorer.board import UNKNOWN_BLANK, Board, BoardTextError, Tile, parse_position, square_name
+from scorer.dictionary import Dictionary, DictionaryError, dictionary_for
+from scorer.errors import IllegalPlay
+from scorer.game import (
+    ChallengeFailed,
+    ChallengeWithdrawn,
+    EndOfGame,
+    Event,
+    Exchange,
+    Game,
+    GameError,
+    Pass,
+    Play,
+)
+from scorer.sheet import sheet_dict
+from scorer.tracking import Reading, TrackResult, TurnStatus, certain_reading
+from scorer.variant import Variant, VariantError, load_layout, load_variant
+from server.events import event_from_json, event_to_json, fold
+from server.storage import GameRecord, Store, TurnRecord, Tx, now
+from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
+
+log = logging.getLogger("scorekeeper.server")
+PhotoReader = Callable[[bytes, Variant], Reading]
+OverlayMaker = Callable[[bytes, Reading], bytes]
+
+# Photo error codes of vision.decode → the API's codes.
+_PHOTO_CODES = {"not_image": "not_an_image", "unsupported": "not_an_image"}
+
+
+class ServiceError(Exception):
+    """A request that cannot be done: `code` is the API's error code, `detail` says why."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+def hash_token(token: str) -> str:
+    """How a game token is stored (a token is random, so a plain hash suffices)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> None:
+    """Reject empty, foreign, truncated or too-many-pixel photos from their header alone."""
+    try:
+        header = read_header(data)
+    except PhotoError as exc:
+        raise ServiceError(_PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
+    if header.width <= 0 or header.height <= 0:
+        raise ServiceError("not_an_image", "the image header gives no size")
+    if header.width * header.height > max_pixels:
+        raise ServiceError(
+            "too_large",
+            f"image is {header.width}x{header.height}, over the {max_pixels / 1e6:.0f} MP limit",
+        )
+
+
+@dataclass(frozen=True)
+class _Reviewed:
+    """A reading rebuilt from a pending turn plus a person's corrections."""
+
+    classes: list[list[str]]
+    confidence: list[list[float]]
+    top3: list[list[list[tuple[str, float]]]]
+
+
+def _cell_class(symbol: str) -> str:
+    return {".": "empty", UNKNOWN_BLANK: "blank"}.get(symbol, symbol)
+
+
+def _reviewed_reading(board: Board, uncertain: list[dict[str, Any]]) -> _Reviewed:
+    """`board` read with certainty except the still-uncertain cells, which keep their candidates."""
+    base = certain_reading(board)
+    classes = [list(row) for row in base.classes]
+    confidence = [list(row) for row in base.confidence]
+    top3 = [list(row) for row in base.top3]
+    for cell in uncertain:
+        r, c, options = cell["row"], cell["col"], cell["candidates"] or ["."]
+        share = 1.0 / len(options) if len(options) > 1 else 0.5
+        classes[r][c] = _cell_class(options[0])
+        confidence[r][c] = share
+        top3[r][c] = [(_cell_class(s), share) for s in options]
+    return _Reviewed(classes, confidence, top3)
+
+
+class GameService:
+    """The server's operations on games, over a `Store` and a photo reader."""
+
+    def __init__(
+        self,
+        store: Store,
+        reader: PhotoReader | None,
+        overlay: OverlayMaker | None = None,
+        read_timeout_s: float = 60.0,
+        max_pixels: int = DEFAULT_MAX_PIXELS,
+        reader_error: str = "",
+    ) -> None:
+        self.store = store
+        self.reader = reader
+        self.overlay = overlay
+        self.read_timeout_s = read_timeout_s
+        self.max_pixels = max_pixels
+        self.reader_error = reader_error
+        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="reader")
+
+    def close(self) -> None:
+        """Stop the reading threads."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    # --- games -------------------------------------------------------------------------------
+
+    def _variant(self, record: GameRecord) -> Variant:
+        variant = load_variant(record.variant).with_options(**record.options)
+        return variant.with_layout(record.layout) if record.layout else variant
+
+    def _dictionary(self, record: GameRecord, variant: Variant) -> Dictionary:
+        word_list = self.store.word_list_path(record.word_list) if record.word_list else None
+        return dictionary_for(variant, word_list, record.dictionary)
+
+    def _game(self, tx: Tx, record: GameRecord) -> Game:
+        base = Game(self._variant(record), tuple(record.players))
+        try:
+            return fold(base, (data for _, data in tx.events(record.id)))
+        except (GameError, IllegalPlay) as exc:
+            raise ServiceError("corrupt_log", f"the stored game cannot be replayed: {exc}") from exc
+
+    def record(self, tx: Tx, game_id: str) -> GameRecord:
+        """The game's row, or `not_found`."""
+        record = tx.game(game_id)
+        if record is None:
+            raise ServiceError("not_found", f"no game {game_id!r}")
+        return record
+
+    def authorize(self, game_id: str, token: str | None) -> None:
+        """Check the bearer token of a write (`not_found` first, then `unauthorized`)."""
+        with self.store.transaction() as tx:
+            record = self.record(tx, game_id)
+        if not token or not hmac.compare_digest(hash_token(token), record.token_hash):
+            raise ServiceError("unauthorized", "this game's token is needed to change it")
+
+    def create_game(
+        self,
+        variant: str,
+        players: list[str],
+        options: dict[str, Any],
+        layout: str | None,
+        dictionary: bool,
+        word_list: str | None,
+    ) -> dict[str, Any]:
+        """Create a game; returns `{"id", "token", "game"}` (the token is shown only here)."""
+        try:
+            rules = load_variant(variant).with_options(**options)
+            if layout:
+                rules = rules.with_layout(load_layout(layout))
+            Game(rules, tuple(players))
+        except (VariantError, GameError, TypeError) as exc:
+            raise ServiceError("bad_request", str(exc)) from exc
+        except (KeyError, FileNotFoundError, ValueError) as exc:
+            raise ServiceError("bad_request", f"unknown variant or layout: {exc}") from exc
+        token = secrets.token_urlsafe(24)
+        record = GameRecord(
+            secrets.token_hex(6),
+            variant,
+            list(players),
+            options,
+            layout,
+            dictionary,
+            word_list,
+            hash_token(token),
+            now(),
+        )
+        try:
+            self._dictionary(record, rules)
+        except DictionaryError as exc:
+            raise ServiceError("bad_request", str(exc)) from exc
+        with self.store.transaction() as tx:
+            tx.create_game(record)
+            game = self._game_json(tx, record)
+        return {"id": record.id, "token": token, "game": game}
+
+    def list_games(self) -> dict[str, Any]:
+        """Every game with its totals."""
+        out = []
+        with self.store.transaction() as tx:
+            for record in tx.games():
+                game = self._game(tx, record)
+                out.append(
+                    {
+                        "id": record.id,
+                        "variant": record.variant,
+                        "players": record.players,
+                        "created": record.created,
+                        "finished": game.state.finished or game.state.settled,
+                        "totals": dict(zip(game.players, game.state.scores, strict=True)),
+                    }
+                )
+        return {"games": out}
+
+    def get_game(self, game_id: str) -> dict[str, Any]:
+        """GAME: the sheet, board, whose turn and the pending review."""
+        with self.store.transaction() as tx:
+            return self._game_json(tx, self.record(tx, game_id))
+
+    def delete_game(self, game_id: str) -> None:
+        """Delete a game and everything kept for it."""
+        with self.store.transaction(lock_game=game_id) as tx:
+            self.record(tx, game_id)
+            tx.delete_game(game_id)
+
+    def game_object(self, game_id: str) -> tuple[Game, GameRecord]:
+        """The folded game and its row (for the exports)."""
+        with self.store.transaction() as tx:
+            record = self.record(tx, game_id)
+            return self._game(tx, record), record
+
+    def _game_json(self, tx: Tx, record: GameRecord, game: Game | None = None) -> dict[str, Any]:
+        game = game or self._game(tx, record)
+        state = game.state
+        sheet = sheet_dict(game)
+        pending = tx.pending_turn(record.id)
+        over = state.finished or state.settled
+        return {
+            "id": record.id,
+            "variant": record.variant,
+            "players": record.players,
+            "options": dataclasses.asdict(game.variant.options),
+            "board": state.board.rows,
+            "turn": None if over else game.players[state.turn],
+            "totals": sheet["totals"],
+            "moves": sheet["moves"],
+            "unseen": state.unseen,
+            "bag": state.bag_size,
+            "finished": over,
+            "winners": [game.players[p] for p in state.winners],
+            "pending": None if pending is None else pending.response,
+        }
+
+    # --- events ------------------------------------------------------------------------------
+
+    def _write(self, game_id: str, make: Callable[[Game, GameRecord], Event]) -> dict[str, Any]:
+        """Append the event `make` builds from the locked, folded game; returns GAME."""
+        with self.store.transaction(lock_game=game_id) as tx:
+            record = self.record(tx, game_id)
+            game = self._game(tx, record)
+            self._require_no_review(tx, game_id)
+            if game.state.settled:
+                raise ServiceError("game_finished", "the game is over")
+            try:
+                event = make(game, record)
+                if game.state.finished and not isinstance(event, EndOfGame):
+                    raise ServiceError(
+                        "game_finished", "the game is over: record the racks left, or undo"
+                    )
+                game = game.apply(event)
+            except (GameError, IllegalPlay) as exc:
+                raise ServiceError("not_allowed", str(exc)) from exc
+            tx.append_event(game_id, event_to_json(event))
+            return self._game_json(tx, record, game)
+
+    def _require_no_review(self, tx: Tx, game_id: str) -> None:
+        if tx.pending_turn(game_id) is not None:
+            raise ServiceError(
+                "review_pending",
+                "a photo is waiting for review: confirm, correct or reject it first",
+            )
+
+    def pass_turn(self, game_id: str) -> dict[str, Any]:
+        """The player to move passes."""
+        return self._write(game_id, lambda game, _: Pass(game.state.turn))
+
+    def exchange(self, game_id: str, count: int | None, tiles: str | None) -> dict[str, Any]:
+        """The player to move exchanges tiles (the letters, or only how many)."""
+        if not tiles and not count:
+            raise ServiceError("bad_request", "give the tiles exchanged or how many")
+        return self._write(
+            game_id, lambda game, _: Exchange(game.state.turn, tiles=tiles or "", count=count or 0)
+        )
+
+    def challenge(self, game_id: str, challenger: str, valid: bool | None) -> dict[str, Any]:
+        """A challenge of the last play: `valid` False withdraws it, True is a failed challenge,
+        None lets the game's dictionary decide."""
+
+        def make(game: Game, record: GameRecord) -> Event:
+            index = game.player_index(challenger)
+            last = game.state.last_play
+            if last is None:
+                raise GameError("there is no play to challenge: a challenge must follow the play")
+            verdict = valid
+            if verdict is None:
+                dictionary = self._dictionary(record, game.variant)
+                verdicts = [dictionary.is_valid(w.word) for w in last.play.words]
+                if False in verdicts:
+                    verdict = False
+                elif None in verdicts:
+                    raise ServiceError(
+                        "cannot_decide",
+                        "the dictionary cannot check these words: say whether they are valid",
+                    )
+                else:
+                    verdict = True
+            return ChallengeFailed(index) if verdict else ChallengeWithdrawn(last.player)
+
+        return self._write(game_id, make)
+
+    def end(self, game_id: str, racks: dict[str, str]) -> dict[str, Any]:
+        """Record the tiles left on each rack (missing players: none left)."""
+
+        def make(game: Game, _: GameRecord) -> Event:
+            unknown = set(racks) - set(game.players)
+            if unknown:
+                raise GameError(f"no player called {', '.join(sorted(unknown))}")
+            return EndOfGame(tuple(racks.get(name, "") for name in game.players))
+
+        return self._write(game_id, make)
+
+    def undo(self, game_id: str) -> dict[str, Any]:
+        """Undo the last event still in force; the log keeps it and the undo record."""
+        with self.store.transaction(lock_game=game_id) as tx:
+            record = self.record(tx, game_id)
+            self._require_no_review(tx, game_id)
+            events = tx.events(game_id)
+            if not events:
+                raise ServiceError("not_allowed", "nothing to undo")
+            tx.undo(game_id, events[-1][0])
+            return self._game_json(tx, record)
+
+    # --- photo turns -------------------------------------------------------------------------
+
+    def _replay(self, tx: Tx, game_id: str, sha: str, key: str | None) -> dict[str, Any] | None:
+        """The first response to this photo (or key), with the game as it is now."""
+        stored = tx.stored_response(game_id, key) if key else None
+        if stored is None:
+            for turn in tx.turns_with_photo(game_id, sha):
+                undone = turn.event_seq is not None and tx.is_undone(game_id, turn.event_seq)
+                if turn.status != "rejected" and not undone:
+                    stored = turn.response
+                    break
+        if stored is None:
+            return None
+        return {**stored, "game": self._game_json(tx, self.record(tx, game_id))}
+
+    def _read(self, data: bytes, variant: Variant) -> Reading:
+        if self.reader is None:
+            raise ServiceError("reader_unavailable", f"photos cannot be read: {self.reader_error}")
+        future = self._executor.submit(self.reader, data, variant)
+        try:
+            return future.result(timeout=self.read_timeout_s)
+        except FutureTimeout as exc:
+            raise ServiceError(
+                "timeout", f"reading the photo took over {self.read_timeout_s:.0f} s"
+            ) from exc
+        except PhotoError as exc:
+            raise ServiceError(_PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
+        except LookupError as exc:  # vision.locate.BoardNotFound
+            raise ServiceError("no_board", str(exc) or "no board found in the photo") from exc
+
+    def post_photo(self, game_id: str, data: bytes, key: str | None) -> dict[str, Any]:
+        """Read a photo and track it as the next turn; returns TURN."""
+        sha = hashlib.sha256(data).hexdigest()
+        with self.store.transaction() as tx:
+            record = self.record(tx, game_id)
+            replayed = self._replay(tx, game_id, sha, key)
+            if replayed is not None:
+                return replayed
+            self._require_open(tx, record)
+        check_photo(data, self.max_pixels)
+        reading = self._read(data, self._variant(record))
+        self.store.save_photo(data)
+        turn_id = secrets.token_hex(6)
+        with self.store.transaction(lock_game=game_id) as tx:
+            record = self.record(tx, game_id)
+            replayed = self._replay(tx, game_id, sha, key)
+            if replayed is not None:
+                return replayed
+            game = self._require_open(tx, record)
+            turn = turn_from_reading(game, reading, self._dictionary(record, game.variant))
+            if turn.result.status is TurnStatus.REJECTED:
+                response = {"status": "rejected", "message": turn.result.message}
+                tx.add_turn(
+                    TurnRecord(turn_id, game_id, sha, "rejected", None, {}, response, now())
+                )
+            else:
+                response = self._settle(tx, record, game, turn, turn_id, sha)
+                if key:
+                    tx.store_response(
+                        game_id, key, {k: v for k, v in response.items() if k != "game"}
+                    )
+        if turn.result.status is TurnStatus.REJECTED:
+            raise ServiceError("illegal_play", turn.result.message)
+        if self.overlay is not None:
+            try:
+                self.store.overlay_path(turn_id).write_bytes(self.overlay(data, reading))
+            except Exception:  # the turn is committed: a missing overlay must not fail it
+                log.exception("overlay for turn %s failed", turn_id)
+        return response
+
+    def _require_open(self, tx: Tx, record: GameRecord) -> Game:
+        game = self._game(tx, record)
+        if game.state.finished or game.state.settled:
+            raise ServiceError("game_finished", "the game is over: no more turns")
+        self._require_no_review(tx, record.id)
+        return game
+
+    def _settle(
+        self,
+        tx: Tx,
+        record: GameRecord,
+        game: Game,
+        turn: Turn,
+        turn_id: str,
+        sha: str,
+        existing: bool = False,
+    ) -> dict[str, Any]:
+        """Commit a tracked turn or keep it pending; returns TURN and stores it with the turn."""
+        result = turn.result
+        seq = None
+        if turn.event is not None:
+            seq = tx.append_event(record.id, event_to_json(turn.event))
+            game = game.apply(turn.event)
+            move = sheet_dict(game)["moves"][-1]
+        else:
+            move = self._proposed_move(game, result)
+        status = "committed" if turn.committed else "needs_review"
+        body = {
+            "status": status,
+            "turn_id": turn_id,
+            "message": result.message,
+            "move": move,
+            "uncertain": [cell.to_dict() for cell in result.uncertain],
+            "misreads": [
+                {"square": square_name(*m.square), "known": m.known, "read": m.read}
+                for m in result.misreads
+            ],
+            "overlay_url": f"/api/games/{record.id}/turns/{turn_id}/overlay.png",
+            "photo_url": f"/api/games/{record.id}/turns/{turn_id}/photo",
+        }
+        board = result.board or result.read_board
+        state = {
+            "board": board.rows if board else None,
+            "uncertain": body["uncertain"],
+            "play": event_to_json(Play(game.state.turn, result.play)) if result.play else None,
+        }
+        if existing:
+            tx.update_turn(turn_id, status, seq, state)
+            tx.set_response(turn_id, body)
+        else:
+            tx.add_turn(TurnRecord(turn_id, record.id, sha, status, seq, state, body, now()))
+        return {**body, "game": self._game_json(tx, record, game)}
+
+    def _proposed_move(self, game: Game, result: TrackResult) -> dict[str, Any] | None:
+        play = result.play
+        if play is None:
+            return None
+        player = game.state.turn
+        return {
+            "player": game.players[player],
+            "kind": "play",
+            "position": play.position,
+            "word": play.word,
+            "words": [{"word": w.word, "score": w.score} for w in play.words],
+            "score": play.score,
+            "total": game.state.scores[player] + play.score,
+        }
+
+    # --- review ------------------------------------------------------------------------------
+
+    def _pending(self, tx: Tx, game_id: str) -> TurnRecord:
+        pending = tx.pending_turn(game_id)
+        if pending is None:
+            raise ServiceError("no_review", "no photo is waiting for review")
+        return pending
+
+    def confirm(self, game_id: str) -> dict[str, Any]:
+        """Commit the pending move as read."""
+        with self.store.transaction(lock_game=game_id) as tx:
+            record = self.record(tx, game_id)
+            pending = self._pending(tx, game_id)
+            if pending.state.get("play") is None:
+                raise ServiceError(
+                    "no_move", "the photo gave no move to confirm: correct the cells first"
+                )
+            game = self._game(tx, record)
+            try:
+                event = event_from_json(pending.state["play"], game)
+                game = game.apply(event)
+            except (GameError, IllegalPlay) as exc:
+                raise ServiceError("illegal_play", str(exc)) from exc
+            seq = tx.append_event(game_id, pending.state["play"])
+            tx.update_turn(pending.id, "committed", seq, pending.state)
+            body = {
+                **pending.response,
+                "status": "committed",
+                "message": f"confirmed: {pending.response['message']}",
+                "move": sheet_dict(game)["moves"][-1],
+                "uncertain": [],
+            }
+            tx.set_response(pending.id, body)
+            return {**body, "game": self._game_json(tx, record, game)}
+
+    def correct(self, game_id: str, cells: dict[str, str]) -> dict[str, Any]:
+        """Re-evaluate the pending turn with some cells set by a person (board-text characters)."""
+        with self.store.transaction(lock_game=game_id) as tx:
+            record = self.record(tx, game_id)
+            pending = self._pending(tx, game_id)
+            game = self._game(tx, record)
+            rows = pending.state.get("board") or game.state.board.rows
+            board = Board.from_rows(rows)
+            changes: dict[tuple[int, int], Tile | None] = {}
+            for name, char in cells.items():
+                try:
+                    row, col, _ = parse_position(name)
+                    if not board.in_bounds(row, col) or len(char) != 1:
+                        raise ValueError(name)
+                    changes[row, col] = None if char == "." else Tile.from_char(char)
+                except (ValueError, BoardTextError) as exc:
+                    raise ServiceError(
+                        "bad_request",
+                        f"cannot set {name!r} to {char!r}: name a square like H8 "
+                        "and give one board-text character",
+                    ) from exc
+            board = board.place(changes)
+            uncertain = [
+                cell
+                for cell in pending.state["uncertain"]
+                if (cell["row"], cell["col"]) not in changes
+            ]
+            reading = _reviewed_reading(board, uncertain)
+            turn = turn_from_reading(game, reading, self._dictionary(record, game.variant))
+            if turn.result.status is TurnStatus.REJECTED:
+                raise ServiceError("illegal_play", turn.result.message)
+            return self._settle(
+                tx, record, game, turn, pending.id, pending.photo_sha, existing=True
+            )
+
+    def choose_blank(self, game_id: str, square: str, letter: str) -> dict[str, Any]:
+        """Say which letter a blank on `square` stands for."""
+        if len(letter) != 1 or not letter.isalpha():
+            raise ServiceError("bad_request", f"{letter!r} is not one letter")
+        return self.correct(game_id, {square: letter.lower()})
+
+    def reject(self, game_id: str) -> dict[str, Any]:
+        """Drop the pending photo; returns GAME."""
+        with self.store.transaction(lock_game=game_id) as tx:
+            record = self.record(tx, game_id)
+            pending = self._pending(tx, game_id)
+            tx.update_turn(pending.id, "rejected", None, pending.state)
+            return self._game_json(tx, record)
+
+    # --- files -------------------------------------------------------------------------------
+
+    def turn_file(self, game_id: str, turn_id: str, kind: str) -> bytes:
+        """The stored photo (`photo`) or overlay (`overlay`) of a turn."""
+        with self.store.transaction() as tx:
+            self.record(tx, game_id)
+            turn = tx.turn(game_id, turn_id)
+        if turn is None:
+            raise ServiceError("not_found", f"no turn {turn_id!r} in game {game_id!r}")
+        path = (
+            self.store.photo_path(turn.photo_sha)
+            if kind == "photo"
+            else self.store.overlay_path(turn_id)
+        )
+        if not path.exists():
+            raise ServiceError("not_found", f"no {kind} kept for turn {turn_id!r}")
+        return path.read_bytes()

@@ -1,0 +1,550 @@
+"""The HTTP API through the real app (FastAPI TestClient) with a fake photo reader: every endpoint
+and error path of the contract, hostile uploads, concurrency, and a restart of `scorekeeper serve`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import httpx
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from test_storage import CAT, CATS, EN_WORDS, FakeReader, photo, reading
+
+from server.app import create_app
+from vision.locate import BoardNotFound
+
+REPO = Path(__file__).resolve().parent.parent
+PNG_OVERLAY = b"\x89PNG\r\n\x1a\noverlay"
+
+
+class Api:
+    """A client for one game: its id, token and the fake reader behind the app."""
+
+    def __init__(self, client: TestClient, reader: FakeReader, created: dict) -> None:
+        self.client = client
+        self.reader = reader
+        self.id = created["id"]
+        self.auth = {"Authorization": f"Bearer {created['token']}"}
+
+    def post(self, path: str, **kwargs: object) -> httpx.Response:
+        headers = {**self.auth, **kwargs.pop("headers", {})}  # type: ignore[dict-item]
+        return self.client.post(f"/api/games/{self.id}{path}", headers=headers, **kwargs)
+
+    def photo(self, data: bytes, result: object = None, **kwargs: object) -> httpx.Response:
+        if result is not None:
+            self.reader.add(data, result)
+        return self.post("/turns", files={"photo": ("board.png", data, "image/png")}, **kwargs)
+
+    def game(self) -> dict:
+        return self.client.get(f"/api/games/{self.id}").json()
+
+
+def _error(response: httpx.Response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["error"] == code and body["detail"], body
+    return body
+
+
+@pytest.fixture
+def reader() -> FakeReader:
+    return FakeReader()
+
+
+@pytest.fixture
+def client(tmp_path: Path, reader: FakeReader) -> Iterator[TestClient]:
+    app = create_app(
+        data_dir=tmp_path, reader=reader, overlay=lambda data, r: PNG_OVERLAY, read_timeout_s=1.0
+    )
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def api(client: TestClient, reader: FakeReader) -> Api:
+    created = client.post(
+        "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": EN_WORDS}
+    )
+    assert created.status_code == 201
+    return Api(client, reader, created.json())
+
+
+# --- games -----------------------------------------------------------------------------------
+
+
+def test_create_get_list_delete(client: TestClient, reader: FakeReader) -> None:
+    created = client.post(
+        "/api/games",
+        json={
+            "variant": "ru",
+            "players": ["Аня", "Борис", "Вера"],
+            "options": {"challenge": "five_point", "finish_line": 300},
+            "layout": "erudit",
+        },
+    )
+    assert created.status_code == 201
+    body = created.json()
+    game = body["game"]
+    assert body["token"] and game["id"] == body["id"]
+    assert game["players"] == ["Аня", "Борис", "Вера"] and game["turn"] == "Аня"
+    assert game["options"]["challenge"] == "five_point" and game["options"]["finish_line"] == 300
+    assert len(game["board"]) == 15 and game["board"][7] == "." * 15
+    assert game["totals"] == {"Аня": 0, "Борис": 0, "Вера": 0}
+    assert game["unseen"] == 104 and game["bag"] == 104 - 21
+    assert game["moves"] == [] and game["pending"] is None and not game["finished"]
+    assert client.get(f"/api/games/{body['id']}").json() == game
+    listed = client.get("/api/games").json()["games"]
+    assert [(g["id"], g["variant"], g["finished"]) for g in listed] == [(body["id"], "ru", False)]
+    api = Api(client, reader, body)
+    _error(client.delete(f"/api/games/{api.id}"), 401, "unauthorized")
+    assert client.delete(f"/api/games/{api.id}", headers=api.auth).status_code == 204
+    _error(client.get(f"/api/games/{api.id}"), 404, "not_found")
+    _error(client.delete(f"/api/games/{api.id}", headers=api.auth), 404, "not_found")
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"variant": "xx", "players": ["A", "B"]}, 400, "bad_request"),
+        ({"variant": "en", "players": ["A", "A"]}, 400, "bad_request"),
+        ({"variant": "en", "players": ["A"]}, 422, "validation"),
+        ({"variant": "en", "players": ["A", "B", "C", "D", "E"]}, 422, "validation"),
+        (
+            {"variant": "en", "players": ["A", "B"], "options": {"challenge": "x"}},
+            422,
+            "validation",
+        ),
+        ({"variant": "en", "players": ["A", "B"], "layout": "round"}, 422, "validation"),
+        ({"players": ["A", "B"]}, 422, "validation"),
+    ],
+)
+def test_create_errors(client: TestClient, body: dict, status: int, code: str) -> None:
+    _error(client.post("/api/games", json=body), status, code)
+
+
+def test_framework_errors_have_the_error_shape(client: TestClient, api: Api) -> None:
+    _error(client.get("/api/nothing"), 404, "not_found")
+    _error(client.put("/api/games"), 405, "method_not_allowed")
+    _error(
+        client.post(
+            "/api/games", content=b"{not json", headers={"content-type": "application/json"}
+        ),
+        422,
+        "validation",
+    )
+    _error(api.post("/pass", headers={"Authorization": "Bearer wrong"}), 401, "unauthorized")
+    _error(
+        client.post(f"/api/games/{api.id}/pass", headers={"Authorization": "Basic x"}),
+        401,
+        "unauthorized",
+    )
+    _error(api.post("/exchange", json={"count": 0}), 422, "validation")
+
+
+def test_openapi_and_docs(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in (
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/turns",
+        "/api/games/{game_id}/review/correct",
+        "/api/games/{game_id}/gcg",
+    ):
+        assert path in paths
+    assert client.get("/docs").status_code == 200
+
+
+# --- photo turns -----------------------------------------------------------------------------
+
+
+def test_committed_photo_turn(api: Api) -> None:
+    response = api.photo(photo(1), reading(CAT))
+    assert response.status_code == 200
+    turn = response.json()
+    assert turn["status"] == "committed" and turn["uncertain"] == [] and turn["misreads"] == []
+    assert turn["move"] == {
+        "player": "Ann",
+        "kind": "play",
+        "position": "8H",
+        "word": "CAT",
+        "words": [{"word": "CAT", "score": 10}],
+        "score": 10,
+        "total": 10,
+    }
+    assert turn["game"]["board"][7] == ".......CAT....."
+    assert turn["game"]["turn"] == "Bob" and turn["game"]["totals"] == {"Ann": 10, "Bob": 0}
+    stored = api.client.get(turn["photo_url"])
+    assert stored.content == photo(1) and stored.headers["content-type"] == "image/png"
+    overlay = api.client.get(turn["overlay_url"])
+    assert overlay.content == PNG_OVERLAY and overlay.headers["content-type"] == "image/png"
+    _error(api.client.get(f"/api/games/{api.id}/turns/nope/photo"), 404, "not_found")
+
+
+def test_same_photo_or_key_never_makes_a_second_move(api: Api) -> None:
+    first = api.photo(photo(1), reading(CAT)).json()
+    again = api.photo(photo(1)).json()
+    assert again["turn_id"] == first["turn_id"] and again["move"] == first["move"]
+    assert len(api.game()["moves"]) == 1
+    keyed = api.photo(photo(2), reading(CATS), headers={"Idempotency-Key": "abc"}).json()
+    retried = api.photo(photo(3), reading(CAT), headers={"Idempotency-Key": "abc"}).json()
+    assert retried["turn_id"] == keyed["turn_id"] and retried["move"]["word"] == "CATS"
+    assert [m["word"] for m in api.game()["moves"]] == ["CAT", "CATS"]
+    assert api.reader.calls == 2
+
+
+def test_review_correct_a_cell(api: Api) -> None:
+    api.photo(photo(1), reading(CAT))
+    unsure = reading(CATS, {"K8": [("S", 0.55), ("E", 0.40)]})
+    turn = api.photo(photo(2), unsure).json()
+    assert turn["status"] == "needs_review" and turn["move"] is None
+    (cell,) = turn["uncertain"]
+    assert (cell["square"], cell["row"], cell["col"]) == ("K8", 7, 10)
+    assert cell["candidates"] == ["E", "S"]
+    pending = turn["game"]["pending"]
+    assert pending["turn_id"] == turn["turn_id"] and "game" not in pending
+    _error(api.photo(photo(3), reading(CATS)), 409, "review_pending")
+    _error(api.post("/pass"), 409, "review_pending")
+    _error(api.post("/review/confirm"), 409, "no_move")
+    _error(api.post("/review/correct", json={"cells": {"Z99": "S"}}), 400, "bad_request")
+    _error(api.post("/review/correct", json={"cells": {"K8": "SS"}}), 400, "bad_request")
+    stray = {"cells": {"K8": "S", "A1": "S"}}
+    _error(api.post("/review/correct", json=stray), 422, "illegal_play")
+    assert api.game()["pending"]["turn_id"] == turn["turn_id"]
+    fixed = api.post("/review/correct", json={"cells": {"K8": "S"}}).json()
+    assert fixed["status"] == "committed" and fixed["turn_id"] == turn["turn_id"]
+    assert fixed["move"]["word"] == "CATS" and fixed["move"]["player"] == "Bob"
+    assert fixed["game"]["pending"] is None and fixed["game"]["totals"]["Bob"] == 6
+    _error(api.post("/review/correct", json={"cells": {"K8": "S"}}), 409, "no_review")
+
+
+def test_review_confirm_a_word_not_in_the_list(api: Api) -> None:
+    turn = api.photo(photo(1), reading({7: ".......TAC....."})).json()
+    assert turn["status"] == "needs_review" and "TAC" in turn["message"]
+    assert turn["move"]["word"] == "TAC" and turn["move"]["score"] == 10
+    confirmed = api.post("/review/confirm").json()
+    assert confirmed["status"] == "committed" and confirmed["move"]["total"] == 10
+    assert confirmed["game"]["totals"] == {"Ann": 10, "Bob": 0}
+    assert confirmed["game"]["pending"] is None
+
+
+def test_review_choose_a_blank(api: Api) -> None:
+    api.photo(photo(1), reading(CAT))
+    turn = api.photo(photo(2), reading({7: ".......CAT?...."})).json()
+    assert turn["status"] == "needs_review"
+    assert turn["uncertain"][0]["square"] == "K8"
+    assert sorted(turn["uncertain"][0]["candidates"]) == ["E", "S"]
+    _error(api.post("/review/blank", json={"square": "K8", "letter": "12"}), 400, "bad_request")
+    chosen = api.post("/review/blank", json={"square": "K8", "letter": "S"}).json()
+    assert chosen["status"] == "committed" and chosen["move"]["word"] == "CATs"
+    assert chosen["game"]["board"][7] == ".......CATs...."
+    assert chosen["move"]["score"] == 5
+
+
+def test_review_reject(api: Api) -> None:
+    api.photo(photo(1), reading(CAT))
+    turn = api.photo(photo(2), reading(CATS, {"K8": [("S", 0.55), ("E", 0.40)]})).json()
+    assert turn["status"] == "needs_review"
+    game = api.post("/review/reject").json()
+    assert game["pending"] is None and [m["word"] for m in game["moves"]] == ["CAT"]
+    _error(api.post("/review/reject"), 409, "no_review")
+    assert api.photo(photo(3), reading(CATS)).json()["status"] == "committed"
+
+
+def test_photo_errors_from_the_reader(api: Api, reader: FakeReader) -> None:
+    _error(api.photo(photo(1), BoardNotFound("no 15x15 board grid found")), 422, "no_board")
+    body = _error(api.photo(photo(2), reading({0: "CAT............"})), 422, "illegal_play")
+    assert "centre" in body["detail"] or "H8" in body["detail"]
+    assert api.game()["moves"] == []
+    reader.delay_s = 2.0
+    _error(api.photo(photo(3), reading(CAT)), 503, "timeout")
+
+
+def test_reader_unavailable(tmp_path: Path) -> None:
+    def broken() -> FakeReader:
+        raise ImportError("no vision.pipeline")
+
+    with TestClient(create_app(data_dir=tmp_path, load_reader=broken)) as client:
+        created = client.post("/api/games", json={"variant": "en", "players": ["A", "B"]}).json()
+        api = Api(client, FakeReader(), created)
+        _error(api.photo(photo(1)), 503, "reader_unavailable")
+        _error(api.photo(b"not an image"), 400, "not_an_image")
+
+
+# --- hostile uploads -------------------------------------------------------------------------
+
+
+def _png_bomb(width: int, height: int) -> bytes:
+    """A tiny PNG whose header claims `width`×`height` pixels (a decompression bomb's shape)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data).to_bytes(4, "big")
+        return len(data).to_bytes(4, "big") + kind + data + crc
+
+    ihdr = width.to_bytes(4, "big") + height.to_bytes(4, "big") + bytes([8, 2, 0, 0, 0])
+    idat = zlib.compress(b"\x00" * 1_000_000, 9)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+def test_hostile_uploads_get_4xx_and_the_server_stays_up(api: Api) -> None:
+    ok, jpeg = cv2.imencode(".jpg", np.full((64, 64, 3), 128, np.uint8))
+    assert ok
+    jpeg = jpeg.tobytes()
+    _error(api.photo(b""), 400, "empty")
+    _error(api.post("/turns", files={"other": ("x", b"1")}), 400, "empty")
+    _error(api.post("/turns"), 400, "empty")
+    _error(api.photo(b"GIF89a" + b"\x00" * 100), 400, "not_an_image")
+    _error(api.photo(b"%PDF-1.4 hello"), 400, "not_an_image")
+    _error(api.photo(jpeg[: len(jpeg) // 2]), 400, "truncated")
+    _error(api.photo(jpeg[:10]), 400, "truncated")
+    _error(api.photo(_png_bomb(30_000, 30_000)), 413, "too_large")
+    _error(api.photo(b"\xff\xd8\xff" + os.urandom(26 * 1024 * 1024)), 413, "too_large")
+    assert api.reader.calls == 0
+    assert api.client.get(f"/api/games/{api.id}").status_code == 200
+    assert api.photo(photo(1), reading(CAT)).json()["status"] == "committed"
+
+
+def test_body_limit_counts_what_arrives(tmp_path: Path) -> None:
+    app = create_app(data_dir=tmp_path, reader=FakeReader(), max_body_bytes=1000)
+
+    def chunks() -> Iterator[bytes]:
+        for _ in range(10):
+            yield b"x" * 500
+
+    with TestClient(app) as client:
+        _error(client.post("/api/games", content=chunks()), 413, "too_large")
+        big = client.post("/api/games", content=b"{}", headers={"content-length": "5000"})
+        _error(big, 413, "too_large")
+        assert client.get("/api/games").status_code == 200
+
+
+# --- other turns -----------------------------------------------------------------------------
+
+
+def test_pass_exchange_undo(api: Api) -> None:
+    assert api.post("/pass").json()["turn"] == "Bob"
+    _error(api.post("/exchange", json={}), 400, "bad_request")
+    game = api.post("/exchange", json={"tiles": "abc"}).json()
+    assert game["moves"][-1]["kind"] == "exchange" and game["moves"][-1]["word"] == "ABC"
+    _error(api.post("/exchange", json={"tiles": "A1"}), 422, "not_allowed")
+    game = api.post("/exchange", json={"count": 2}).json()
+    assert [m["kind"] for m in game["moves"]] == ["pass", "exchange", "exchange"]
+    game = api.post("/undo").json()
+    assert [m["kind"] for m in game["moves"]] == ["pass", "exchange"]
+    assert api.post("/undo").json()["turn"] == "Bob"
+    assert api.post("/undo").json()["moves"] == []
+    _error(api.post("/undo"), 422, "not_allowed")
+
+
+def test_undo_a_photo_turn_then_the_same_photo_counts_again(api: Api) -> None:
+    first = api.photo(photo(1), reading(CAT)).json()
+    assert api.post("/undo").json()["board"][7] == "." * 15
+    again = api.photo(photo(1)).json()
+    assert again["status"] == "committed" and again["turn_id"] != first["turn_id"]
+    assert len(api.game()["moves"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("valid", "kinds", "totals"),
+    [
+        (False, ["play", "withdrawn"], {"Ann": 0, "Bob": 0}),
+        (True, ["play", "challenge_penalty"], {"Ann": 10, "Bob": 0}),
+        (None, ["play", "challenge_penalty"], {"Ann": 10, "Bob": 0}),
+    ],
+)
+def test_challenge(api: Api, valid: bool | None, kinds: list[str], totals: dict) -> None:
+    _error(api.post("/challenge", json={"challenger": "Bob", "valid": valid}), 422, "not_allowed")
+    api.photo(photo(1), reading(CAT))
+    _error(api.post("/challenge", json={"challenger": "Zed", "valid": valid}), 422, "not_allowed")
+    game = api.post("/challenge", json={"challenger": "Bob", "valid": valid}).json()
+    assert [m["kind"] for m in game["moves"]] == kinds
+    assert game["totals"] == totals
+
+
+def test_challenge_decided_by_the_dictionary(api: Api) -> None:
+    api.photo(photo(1), reading({7: ".......TAC....."}))
+    api.post("/review/confirm")
+    game = api.post("/challenge", json={"challenger": "Bob"}).json()
+    assert game["moves"][-1]["kind"] == "withdrawn" and game["totals"]["Ann"] == 0
+
+
+def test_challenge_with_no_dictionary_needs_a_verdict(
+    client: TestClient, reader: FakeReader
+) -> None:
+    created = client.post(
+        "/api/games", json={"variant": "en", "players": ["A", "B"], "dictionary": False}
+    ).json()
+    api = Api(client, reader, created)
+    api.photo(photo(1), reading(CAT))
+    _error(api.post("/challenge", json={"challenger": "B", "valid": None}), 422, "cannot_decide")
+
+
+def test_end_of_game(api: Api) -> None:
+    api.photo(photo(1), reading(CAT))
+    _error(api.post("/end", json={"racks": {"Zed": "A"}}), 422, "not_allowed")
+    game = api.post("/end", json={"racks": {"Ann": "Q", "Bob": "AE"}}).json()
+    assert game["finished"] and game["turn"] is None and game["winners"] == ["Ann"]
+    assert game["totals"] == {"Ann": 0, "Bob": -2}
+    _error(api.photo(photo(2), reading(CATS)), 409, "game_finished")
+    _error(api.post("/pass"), 409, "game_finished")
+    listed = api.client.get("/api/games").json()["games"]
+    assert listed[0]["finished"] and listed[0]["totals"] == {"Ann": 0, "Bob": -2}
+
+
+def test_exports(api: Api) -> None:
+    api.photo(photo(1), reading(CAT))
+    api.post("/pass")
+    gcg = api.client.get(f"/api/games/{api.id}/gcg")
+    assert gcg.headers["content-type"] == "text/plain; charset=utf-8"
+    assert ">Ann: CAT 8H CAT +10 10" in gcg.text.replace("  ", " ") or "8H CAT +10 10" in gcg.text
+    csv = api.client.get(f"/api/games/{api.id}/csv")
+    assert csv.headers["content-type"].startswith("text/csv")
+    assert csv.text.splitlines()[0].startswith("line,player,kind")
+    assert "CAT" in csv.text and len(csv.text.splitlines()) == 3
+    html = api.client.get(f"/api/games/{api.id}/sheet.html")
+    assert html.headers["content-type"].startswith("text/html") and "Ann" in html.text
+    _error(api.client.get("/api/games/nope/gcg"), 404, "not_found")
+
+
+# --- concurrency and restart -----------------------------------------------------------------
+
+
+def _race(api: Api, photos: list[bytes]) -> list[httpx.Response]:
+    """Post `photos` from one thread each, all at once."""
+    responses: list[httpx.Response] = []
+    threads = [threading.Thread(target=lambda p=p: responses.append(api.photo(p))) for p in photos]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return responses
+
+
+def _new_api(client: TestClient, reader: FakeReader) -> Api:
+    created = client.post(
+        "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": EN_WORDS}
+    ).json()
+    return Api(client, reader, created)
+
+
+def test_two_clients_post_one_photo_at_once(client: TestClient, reader: FakeReader) -> None:
+    reader.delay_s = 0.2
+    api = _new_api(client, reader)
+    responses = _race(api, [reader.add(photo(1), reading(CAT))] * 2)
+    assert [r.status_code for r in responses] == [200, 200]
+    assert responses[0].json()["turn_id"] == responses[1].json()["turn_id"]
+    assert [m["word"] for m in api.game()["moves"]] == ["CAT"]
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_clients_post_two_photos_at_once(
+    client: TestClient, reader: FakeReader, attempt: int
+) -> None:
+    reader.delay_s = 0.1 + 0.05 * attempt
+    api = _new_api(client, reader)
+    pair = [reader.add(photo(1), reading(CAT)), reader.add(photo(2), reading(CATS))]
+    responses = _race(api, pair)
+    assert all(r.status_code in (200, 409) for r in responses), [r.text for r in responses]
+    committed = [
+        r.json() for r in responses if r.status_code == 200 and r.json()["status"] == "committed"
+    ]
+    game = api.game()
+    # One move per committed photo, none twice; a photo not committed waits for review or got 409.
+    assert len(game["moves"]) == len(committed) >= 1
+    assert sorted(m["word"] for m in game["moves"]) == sorted(t["move"]["word"] for t in committed)
+    assert len({t["turn_id"] for t in committed}) == len(committed)
+    assert (game["pending"] is not None) == (
+        sum(r.status_code == 200 for r in responses) > len(committed)
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(data_dir: Path, port: int) -> subprocess.Popen:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(data_dir),
+        ],
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1).raise_for_status()
+            return process
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    raise AssertionError("scorekeeper serve did not start")
+
+
+def test_restart_keeps_every_committed_turn(tmp_path: Path) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}/api/games"
+    server = _serve(tmp_path, port)
+    try:
+        created = httpx.post(base, json={"variant": "ru", "players": ["Аня", "Борис"]}).json()
+        auth = {"Authorization": f"Bearer {created['token']}"}
+        game_url = f"{base}/{created['id']}"
+        httpx.post(f"{game_url}/pass", headers=auth).raise_for_status()
+        httpx.post(f"{game_url}/exchange", json={"count": 7}, headers=auth).raise_for_status()
+        before = httpx.get(game_url).json()
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+    assert (tmp_path / "scorekeeper.db").is_file()
+    server = _serve(tmp_path, port)
+    try:
+        after = httpx.get(game_url).json()
+        assert after == before and [m["kind"] for m in after["moves"]] == ["pass", "exchange"]
+        httpx.post(f"{game_url}/pass", headers=auth).raise_for_status()
+        assert httpx.get(game_url).json()["turn"] == "Борис"
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+
+
+def test_real_pipeline_reads_a_rendered_photo(tmp_path: Path) -> None:
+    """A rendered phone photo through the real vision pipeline (skipped without the cell model)."""
+    render = pytest.importorskip("training.render", reason="training.render needs Pillow")
+    from server.app import pipeline_reader
+
+    try:
+        real = pipeline_reader()
+    except (ImportError, OSError, RuntimeError) as exc:
+        pytest.skip(f"the vision pipeline cannot load: {exc}")
+    rows = ["." * 15] * 7 + [".......CAT....."] + ["." * 15] * 7
+    image, _, _ = render.render_board_photo(rows, "en", seed=3, size=(1600, 1200))
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
+    with TestClient(create_app(data_dir=tmp_path, reader=real)) as client:
+        created = client.post(
+            "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": EN_WORDS}
+        ).json()
+        turn = Api(client, FakeReader(), created).photo(jpeg.tobytes()).json()
+    assert turn["status"] in ("committed", "needs_review"), turn
+    assert turn["game"]["board"][7] == ".......CAT....." or turn["status"] == "needs_review"
