@@ -1,0 +1,205 @@
+"""vision.locate and vision.rectify: the grid found on drawn boards in any rotation and
+perspective, refusal of photos without a board, and the real photos from ../shared."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.variant import load_variant
+from vision.decode import decode_photo
+from vision.locate import BoardNotFound, locate_grid
+from vision.rectify import rectify
+
+LAYOUT = load_variant("en").layout.rows
+PREMIUM_BGR = {"'": (230, 190, 120), '"': (200, 120, 40), "-": (170, 170, 250), "=": (50, 50, 220)}
+PREMIUM_BGR["*"] = PREMIUM_BGR["+"] = PREMIUM_BGR["-"]
+
+
+def draw_board(
+    rng: np.random.Generator, cell: int = 40, dark: bool = False
+) -> tuple[np.ndarray, float]:
+    """A top-down board: frame, premium squares, grid lines and a few tiles with a mark.
+
+    Returns the image and the frame width (the grid starts that many pixels in)."""
+    frame = int(cell * 0.9)
+    side = 15 * cell + 2 * frame
+    plain = (40, 40, 45) if dark else (170, 200, 215)
+    board = np.full((side, side, 3), (20, 20, 20) if dark else (60, 60, 170), np.uint8)
+    for r in range(15):
+        for c in range(15):
+            colour = PREMIUM_BGR.get(LAYOUT[r][c], plain)
+            y, x = frame + r * cell, frame + c * cell
+            board[y : y + cell, x : x + cell] = colour
+            if rng.random() < 0.2:  # a tile with an upright "L"-like mark
+                board[y + 3 : y + cell - 3, x + 3 : x + cell - 3] = (200, 225, 235)
+                board[y + cell // 4 : y + 3 * cell // 4, x + cell // 3 : x + cell // 3 + 4] = 30
+                board[
+                    y + 3 * cell // 4 - 4 : y + 3 * cell // 4, x + cell // 3 : x + 2 * cell // 3
+                ] = 30
+    line = (10, 10, 10) if dark else (60, 60, 60)
+    for k in range(16):
+        p = frame + k * cell
+        cv2.line(board, (p, frame), (p, frame + 15 * cell), line, 2)
+        cv2.line(board, (frame, p), (frame + 15 * cell, p), line, 2)
+    return board, frame
+
+
+def board_photo(
+    seed: int, quarter_turns: int = 0, tilt: float = 0.25, fill: float = 0.7, dark: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """A photo of a drawn board: turned, seen in perspective, on a cluttered table.
+
+    Returns the photo and the grid's corners in board order (row 1 / column A first)."""
+    rng = np.random.default_rng(seed)
+    board, frame = draw_board(rng, dark=dark)
+    side = board.shape[0]
+    w, h = 960, 720
+    photo = np.full((h, w, 3), (150, 170, 190), np.uint8)
+    photo = cv2.add(photo, rng.normal(0, 12, photo.shape).clip(0, 255).astype(np.uint8))
+    for _ in range(6):  # clutter: a rack, a cup, papers
+        x, y = int(rng.integers(0, w)), int(rng.integers(0, h))
+        colour = tuple(int(v) for v in rng.integers(0, 255, 3))
+        cv2.rectangle(photo, (x, y), (x + int(rng.integers(40, 200)), y + 40), colour, -1)
+    size = fill * min(w, h)
+    centre = np.array([w / 2, h / 2])
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * size / 2
+    # Perspective: the far edge (top) shrinks by `tilt`, then the whole view turns.
+    square[:2, 0] *= 1 - tilt
+    angle = np.radians(90 * quarter_turns + rng.normal(0, 8))
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    seen = square @ turn.T + centre
+    board_corners = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    homography = cv2.getPerspectiveTransform(board_corners, np.float32(seen))
+    warped = cv2.warpPerspective(board, homography, (w, h))
+    mask = cv2.warpPerspective(np.full(board.shape[:2], 255, np.uint8), homography, (w, h))
+    photo = np.where(mask[..., None] > 0, warped, photo)
+    grid = np.float32(
+        [[frame, frame], [side - frame, frame], [side - frame, side - frame], [frame, side - frame]]
+    )
+    corners = cv2.perspectiveTransform(grid.reshape(1, 4, 2), homography).reshape(4, 2)
+    return cv2.GaussianBlur(photo, (3, 3), 0), corners
+
+
+def corner_error_cells(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance in cells, taking the found corners in any cyclic order."""
+    cell = np.linalg.norm(truth[1] - truth[0]) / 15
+    return min(
+        float(np.linalg.norm(np.roll(found, s, axis=0) - truth, axis=1).max()) / cell
+        for s in range(4)
+    )
+
+
+@pytest.mark.parametrize("quarter_turns", range(4))
+def test_board_found_in_every_rotation(quarter_turns: int) -> None:
+    photo, truth = board_photo(seed=quarter_turns, quarter_turns=quarter_turns)
+    found = locate_grid(photo, 15, 15, LAYOUT)
+    assert found.quality > 0.6
+    assert corner_error_cells(found.corners, truth) < 0.1
+    # Corners are listed as seen: top-left first, then clockwise on screen.
+    assert np.argmin(found.corners.sum(axis=1)) == 0
+    assert found.corners[1, 0] > found.corners[0, 0]
+
+
+@pytest.mark.parametrize(
+    ("seed", "tilt", "fill", "dark"),
+    [(10, 0.4, 0.5, True), (11, 0.1, 0.95, False), (12, 0.3, 0.4, False)],
+)
+def test_board_found_with_perspective_and_size(
+    seed: int, tilt: float, fill: float, dark: bool
+) -> None:
+    photo, truth = board_photo(seed=seed, quarter_turns=seed % 4, tilt=tilt, fill=fill, dark=dark)
+    found = locate_grid(photo, 15, 15, LAYOUT)
+    assert corner_error_cells(found.corners, truth) < 0.1
+
+
+def test_grid_filling_the_whole_photo_is_found() -> None:
+    photo, truth = board_photo(seed=5, tilt=0.0, fill=0.9)
+    x0, y0 = np.floor(truth.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(truth.max(axis=0)).astype(int)
+    crop = photo[y0 : y1 + 1, x0 : x1 + 1]
+    found = locate_grid(crop, 15, 15, LAYOUT)
+    assert corner_error_cells(found.corners, truth - [x0, y0]) < 0.15
+
+
+def _no_board_photos() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(7)
+    h, w = 600, 800
+    noise = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+    wall = cv2.GaussianBlur(rng.normal(180, 25, (h, w)).astype(np.float32), (0, 0), 6)
+    wall = cv2.cvtColor(
+        np.clip(wall + np.linspace(-30, 30, w)[None, :], 0, 255).astype(np.uint8),
+        cv2.COLOR_GRAY2BGR,
+    )
+    page = np.full((h, w, 3), 120, np.uint8)
+    cv2.rectangle(page, (150, 60), (650, 540), (245, 245, 245), -1)
+    face = np.full((h, w, 3), (90, 120, 150), np.uint8)
+    cv2.ellipse(face, (400, 300), (170, 230), 0, 0, 360, (150, 180, 220), -1)
+    for x in (330, 470):
+        cv2.circle(face, (x, 250), 22, (40, 40, 40), -1)
+    cv2.ellipse(face, (400, 400), (70, 25), 0, 0, 180, (40, 40, 120), 8)
+    chess = np.kron((np.indices((8, 8)).sum(axis=0) % 2) * 200 + 30, np.ones((60, 60))).astype(
+        np.uint8
+    )
+    chess = cv2.copyMakeBorder(
+        cv2.cvtColor(chess, cv2.COLOR_GRAY2BGR),
+        60,
+        60,
+        100,
+        100,
+        cv2.BORDER_CONSTANT,
+        value=(128, 128, 128),
+    )
+    return {"noise": noise, "wall": wall, "blank page": page, "face": face, "chessboard": chess}
+
+
+@pytest.mark.parametrize("name", ["noise", "wall", "blank page", "face", "chessboard"])
+def test_photo_without_board_is_refused(name: str) -> None:
+    with pytest.raises(BoardNotFound):
+        locate_grid(_no_board_photos()[name], 15, 15, LAYOUT)
+
+
+def test_rectify_puts_outer_grid_lines_on_the_border() -> None:
+    photo, truth = board_photo(seed=3, tilt=0.3)
+    grid = rectify(photo, truth, cell_px=20)
+    assert grid.shape == (300, 300, 3)
+    # Grid lines are dark: the columns at multiples of the cell are darker than cell centres.
+    grey = cv2.cvtColor(grid, cv2.COLOR_BGR2GRAY).astype(float)
+    lines = grey[:, [20 * k for k in range(1, 15)]].mean()
+    centres = grey[:, [20 * k + 10 for k in range(15)]].mean()
+    assert lines < centres - 20
+
+
+def test_english_photos_match_truth_corners(shared) -> None:
+    folder = shared / "realphotos" / "english" / "boards"
+    truth = json.loads((folder / "truth.json").read_text())
+    for name, entry in truth.items():
+        photo = decode_photo((folder / name).read_bytes())
+        found = locate_grid(photo.image, 15, 15, LAYOUT)
+        corners = (found.corners + 0.5) * photo.scale - 0.5
+        expected = np.array(entry["corners"])
+        cell = np.linalg.norm(expected[1] - expected[0]) / 15
+        errors = np.linalg.norm(corners - expected, axis=1) / cell
+        # truth.json lists TL, TR, BR, BL of the grid as seen; these photos are upright.
+        assert errors.max() < 0.25, (name, errors)
+
+
+ERUDIT_PHOTOS = [
+    "alphabet_layout/f1.jpg", "alphabet_layout/f5.jpg", "alphabet_layout/ML_IMG_20200616_105900.jpg",
+    "empty_boards/c1.jpg", "empty_boards/d3.jpg", "empty_boards/e2.jpg", "empty_boards/cropped_1.jpg",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("relative", ERUDIT_PHOTOS)
+def test_erudit_photos_are_located(shared, relative: str) -> None:
+    data = (shared / "realphotos" / "erudit" / relative).read_bytes()
+    photo = decode_photo(data)
+    found = locate_grid(photo.image, 15, 15, load_variant("erudit").layout.rows)
+    assert found.quality > 0.8
+    # The centre square of the black board is white: the brightest cell of the rectified grid.
+    grid = cv2.cvtColor(rectify(photo.image, found.corners, 20), cv2.COLOR_BGR2GRAY)
+    cells = grid.reshape(15, 20, 15, 20)[:, 5:15, :, 5:15].mean(axis=(1, 3))
+    assert np.unravel_index(np.argmax(cells), cells.shape) == (7, 7)

@@ -1,0 +1,421 @@
+"""Find a board's playing grid in a photo: four corners of the cell area and a fit quality.
+
+Candidate quadrilaterals (the whole frame, and outlines of dark, light and edge regions) are
+warped to a square and scored by how well `cols + 1` equally spaced lines explain the gradient
+energy along each axis; the best candidates are then refined from the grid itself: every grid line
+is fitted in a warp of the current estimate and a homography is fitted to their crossings. A photo
+whose best fit is poor raises `BoardNotFound` rather than returning a wrong grid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_LONG_SIDE = 1100  # px: locating needs a few px per grid line, not the full photo
+_CANDIDATE_SIDE = 360  # px: square warp used to score a candidate quadrilateral
+_REFINE_CELL = 24  # px per cell in the refinement warp
+_MAX_CANDIDATES = 14
+_REFINED_CANDIDATES = 3
+MIN_QUALITY = 0.65
+_GOOD_ENOUGH = 0.9  # a refined fit this good ends the search
+_FITS = 3  # line-fitting rounds in the refinement
+_MAX_SHIFTS = 8  # whole-cell moves allowed while refining one candidate
+_MIN_CELL_PX = 5.0  # smaller cells in the working image cannot be read anyway
+_PREMIUM_REACH = 2  # whole cells the premium check may move the grid by, each way
+_PREMIUM_MARGIN = 0.05  # gain in explained colour spread that justifies a premium-based shift
+_STRIP_CONTRAST = 0.25  # line-vs-cell-centre contrast of a strip that is clearly made of cells
+# Gradient blur, in cells, that merges the two edges of a grid line into one centred ridge.
+_LINE_SIGMA = 0.08
+
+
+class BoardNotFound(LookupError):
+    """No playing grid could be found in the photo with enough confidence."""
+
+
+@dataclass(frozen=True)
+class GridLocation:
+    """The grid's corners (TL, TR, BR, BL as seen in the image, pixels) and fit quality in [0, 1]."""
+
+    corners: np.ndarray  # shape (4, 2), float64
+    quality: float
+
+
+def locate_grid(
+    image: np.ndarray, rows: int, cols: int, layout: Sequence[str] | None = None
+) -> GridLocation:
+    """Find the `rows` x `cols` playing grid in a BGR or grey `image`.
+
+    `layout` (the variant's premium layout, one string per row, one character per square kind)
+    lets the premium squares settle which whole-cell position the grid is at. Returns corners in `image`'s
+    pixels, ordered top-left, top-right, bottom-right, bottom-left as the image is seen. Raises
+    `BoardNotFound` when no candidate fits the grid well enough.
+    """
+    colour, factor = _working_image(image)
+    candidates = _candidate_quads(colour)
+    work = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+    scored = sorted(
+        ((_coarse_grid(work, quad, rows, cols), i) for i, quad in enumerate(candidates)),
+        key=lambda item: -item[0][1],
+    )
+    best: tuple[float, np.ndarray] | None = None
+    for (grid, _), _index in scored[:_REFINED_CANDIDATES]:
+        if grid is None:
+            continue
+        refined = _refine(work, grid, rows, cols)
+        if refined is not None and (best is None or refined[0] > best[0]):
+            best = refined
+        if best is not None and best[0] >= _GOOD_ENOUGH:
+            break
+    if best is None or best[0] < MIN_QUALITY:
+        quality = 0.0 if best is None else best[0]
+        raise BoardNotFound(f"no {rows}x{cols} board grid found (best fit quality {quality:.2f})")
+    quality, corners = best
+    if layout is not None:
+        moved = _premium_shift(colour, corners, np.array([list(line) for line in layout]))
+        if moved is not None:
+            refined = _refine(work, moved, rows, cols, allow_shift=False)
+            if refined is not None:
+                quality, corners = refined
+    return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+
+
+def _premium_shift(colour: np.ndarray, corners: np.ndarray, layout: np.ndarray):
+    """Corners moved by whole cells when that makes squares of the same premium look much more
+    alike; None when the grid already sits best where it is.
+
+    `layout` holds one code per square. Tiles cover squares of every kind alike, so they lower
+    every shift's score but do not favour a wrong one.
+    """
+    rows, cols = layout.shape
+    cell, reach = 12, _PREMIUM_REACH
+    lo, right, bottom = reach * cell, (reach + cols) * cell, (reach + rows) * cell
+    ideal = np.float32([[lo, lo], [right, lo], [right, bottom], [lo, bottom]])
+    to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
+    size = ((cols + 2 * reach) * cell, (rows + 2 * reach) * cell)
+    canon = cv2.warpPerspective(colour, to_canon, size, borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(canon, cv2.COLOR_BGR2LAB).astype(np.float32)
+    inner = lab.reshape(rows + 2 * reach, cell, cols + 2 * reach, cell, 3)[:, 3:-3, :, 3:-3]
+    means = inner.mean(axis=(1, 3))  # one mean colour per cell, `reach` cells around the grid
+    shifts = [(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)]
+    windows = np.stack(
+        [means[reach + dy : reach + dy + rows, reach + dx : reach + dx + cols] for dx, dy in shifts]
+    )  # (shifts, rows, cols, 3)
+    total = np.abs(windows - np.median(windows, axis=(1, 2), keepdims=True)).sum(axis=(1, 2, 3))
+    within = np.zeros(len(shifts))
+    for code in np.unique(layout):
+        squares = windows[:, layout == code]  # (shifts, n, 3)
+        within += np.abs(squares - np.median(squares, axis=1, keepdims=True)).sum(axis=(1, 2))
+    scores = dict(zip(shifts, 1.0 - within / (total + 1e-6), strict=True))
+    (dx, dy), best = max(scores.items(), key=lambda item: item[1])
+    if (dx, dy) == (0, 0) or best < scores[0, 0] + _PREMIUM_MARGIN:
+        return None
+    moved = ideal + np.float32([dx * cell, dy * cell])
+    back = cv2.perspectiveTransform(moved.reshape(1, 4, 2), np.linalg.inv(to_canon))
+    return back.reshape(4, 2).astype(np.float64)
+
+
+def _working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """A BGR copy at most WORK_LONG_SIDE px long, and the factor back to `image`."""
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    # An integer factor keeps INTER_AREA on its fast path (a 12 MP photo costs ~5x less).
+    factor = int(np.ceil(max(image.shape[:2]) / WORK_LONG_SIDE))
+    if factor > 1:
+        size = (image.shape[1] // factor, image.shape[0] // factor)
+        image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return image, factor
+
+
+def _order_corners(points: np.ndarray) -> np.ndarray:
+    """Order four points TL, TR, BR, BL as seen (clockwise on screen, starting top-left)."""
+    pts = points.reshape(4, 2).astype(np.float64)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise on screen (y down), starting from the left
+    start = int(np.argmin(pts.sum(axis=1)))
+    return np.roll(pts, -start, axis=0)
+
+
+def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
+    """A four-corner approximation of a contour's convex hull, or None."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            return _order_corners(approx)
+        if len(approx) < 4:
+            break
+    return _order_corners(cv2.boxPoints(cv2.minAreaRect(hull)))
+
+
+def _candidate_quads(work: np.ndarray) -> list[np.ndarray]:
+    """Quadrilaterals that may hold the grid: the frame itself and outlines of large regions."""
+    h, w = work.shape[:2]
+    gray = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    masks = []
+    _, otsu = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    masks += [otsu, 255 - otsu]
+    block = (max(h, w) // 24) | 1
+    dark_lines = cv2.adaptiveThreshold(
+        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 8
+    )
+    masks.append(dark_lines)
+    edges = cv2.Canny(gray, 40, 120)
+    masks.append(cv2.dilate(edges, np.ones((5, 5), np.uint8)))
+    # A grid (lines, tiles, labels) is dense in edges at the scale of a few cells; a table,
+    # a wall or a rack is sparser or smaller.
+    for window in (max(h, w) // 40, max(h, w) // 20):
+        density = cv2.blur(edges, (window, window))
+        _, dense = cv2.threshold(density, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        masks.append(cv2.morphologyEx(dense, cv2.MORPH_OPEN, np.ones((9, 9), np.uint8)))
+    saturation = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)[:, :, 1]
+    _, sat = cv2.threshold(cv2.GaussianBlur(saturation, (5, 5), 0), 0, 255, cv2.THRESH_OTSU)
+    masks.append(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8)))
+
+    quads = [np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)]
+    found: list[tuple[float, np.ndarray]] = []
+    for mask in masks:
+        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+        contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            area = cv2.contourArea(contour)
+            if area < 0.04 * h * w:
+                continue
+            quad = _quad_from_contour(contour)
+            if quad is not None and cv2.contourArea(quad.astype(np.float32)) > 0.04 * h * w:
+                found.append((area, quad))
+    found.sort(key=lambda item: -item[0])
+    for _, quad in found:
+        if all(np.abs(quad - other).max() > 0.02 * max(h, w) for other in quads):
+            quads.append(quad)
+        if len(quads) >= _MAX_CANDIDATES:
+            break
+    return quads
+
+
+def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Absolute x and y gradient energy of a grey image."""
+    gx = np.abs(cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3))
+    return gx, gy
+
+
+def _comb_fit(profile: np.ndarray, lines: int, min_period: float, max_period: float):
+    """Best (offset, period, contrast) of `lines` equally spaced peaks in a 1-D energy profile.
+
+    Contrast compares the energy on the lines with the energy midway between them, less the
+    imbalance between alternate lines.
+    """
+    n = len(profile)
+    smooth = cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float32), (0, 0), 1.0).ravel()
+    peaks = np.maximum.reduce([np.roll(smooth, s) for s in (-2, -1, 0, 1, 2)])
+    peaks[:2], peaks[-2:] = smooth[:2], smooth[-2:]
+    k = np.arange(lines)
+    best = (0.0, 0.0, -1.0)
+    for period in np.arange(min_period, max_period, 1.0):
+        span = period * (lines - 1)
+        if span >= n:
+            break
+        offsets = np.arange(0, n - span - 1, 1.0)
+        teeth = np.rint(offsets[:, None] + k[None, :] * period).astype(int)
+        mids = np.rint(offsets[:, None] + (k[None, :-1] + 0.5) * period).astype(int)
+        at = peaks[teeth]
+        on = at.mean(axis=1)
+        off = smooth[mids].mean(axis=1)
+        # At half the true period every other tooth sits on a cell centre (letters, not lines):
+        # penalise combs whose even and odd teeth differ.
+        even, odd = at[:, 0::2].mean(axis=1), at[:, 1::2].mean(axis=1)
+        contrast = (on - off) / (on + off + 1e-6) - np.abs(even - odd) / (even + odd + 1e-6)
+        i = int(np.argmax(contrast))
+        if contrast[i] > best[2]:
+            best = (float(offsets[i]), float(period), float(contrast[i]))
+    return best
+
+
+def _coarse_grid(
+    work: np.ndarray, quad: np.ndarray, rows: int, cols: int
+) -> tuple[np.ndarray | None, float]:
+    """Warp a candidate to a square, find the grid's lines by comb fitting, return the grid's
+    corners in working-image pixels and the fit contrast (lower of the two axes)."""
+    side = _CANDIDATE_SIDE
+    square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    to_square = cv2.getPerspectiveTransform(quad.astype(np.float32), square)
+    warped = cv2.warpPerspective(work, to_square, (side, side), flags=cv2.INTER_LINEAR)
+    gx, gy = _gradients(warped)
+    fits = []
+    for energy, lines in ((gx.sum(axis=0), cols + 1), (gy.sum(axis=1), rows + 1)):
+        cell = side / (lines - 1)
+        fits.append(_comb_fit(energy, lines, 0.3 * cell, 1.02 * cell))
+    (x0, px, cx), (y0, py, cy) = fits
+    if min(cx, cy) <= 0:
+        return None, min(cx, cy)
+    grid = np.array(
+        [[x0, y0], [x0 + cols * px, y0], [x0 + cols * px, y0 + rows * py], [x0, y0 + rows * py]],
+        np.float32,
+    )
+    back = cv2.perspectiveTransform(grid.reshape(1, 4, 2), np.linalg.inv(to_square))
+    return back.reshape(4, 2).astype(np.float64), min(cx, cy)
+
+
+def _line_points(band_energy: np.ndarray, expected: np.ndarray, window: float):
+    """Per band and per expected line position: sub-pixel peak position and its strength."""
+    bands, n = band_energy.shape
+    radius = int(round(window))
+    offsets = np.arange(-radius, radius + 1)
+    idx = np.clip(np.rint(expected)[:, None].astype(int) + offsets[None, :], 1, n - 2)
+    values = band_energy[:, idx]  # (bands, lines, window)
+    arg = values.argmax(axis=2)
+    centre = np.take_along_axis(idx[None, :, :].repeat(bands, 0), arg[..., None], 2)[..., 0]
+    left = band_energy[np.arange(bands)[:, None], centre - 1]
+    mid = band_energy[np.arange(bands)[:, None], centre]
+    right = band_energy[np.arange(bands)[:, None], centre + 1]
+    denom = left - 2 * mid + right
+    shift = np.where(denom < 0, 0.5 * (left - right) / np.where(denom < 0, denom, -1), 0.0)
+    return centre + np.clip(shift, -0.5, 0.5), mid
+
+
+def _fit_lines(positions: np.ndarray, strength: np.ndarray, along: np.ndarray, tol: float):
+    """Robustly fit pos = a * along + b for every line (one column of `positions` per line).
+
+    Returns an array (lines, 3) of slope, intercept and the fraction of bands that agree.
+    """
+    keep = strength > 0.5 * np.median(strength, axis=0, keepdims=True)
+    t = along[:, None]
+    slope = np.zeros(positions.shape[1])
+    intercept = np.median(positions, axis=0)
+    for _ in range(3):
+        w = keep.astype(np.float64)
+        n = np.maximum(w.sum(axis=0), 1e-9)
+        mt = (w * t).sum(axis=0) / n
+        mp = (w * positions).sum(axis=0) / n
+        var = (w * (t - mt) ** 2).sum(axis=0)
+        cov = (w * (t - mt) * (positions - mp)).sum(axis=0)
+        ok = w.sum(axis=0) >= 3
+        slope = np.where(ok, cov / np.maximum(var, 1e-9), slope)
+        intercept = np.where(ok, mp - slope * mt, intercept)
+        keep = np.abs(slope * t + intercept - positions) < tol
+    return np.stack([slope, intercept, keep.mean(axis=0)], axis=1)
+
+
+def _refine(work: np.ndarray, corners: np.ndarray, rows: int, cols: int, allow_shift: bool = True):
+    """Fit every grid line near the current estimate and re-estimate the corners from their
+    crossings, moving the estimate by whole cells while that covers more cell-like strips.
+    Returns (quality, corners) or None."""
+    cell = _REFINE_CELL
+    margin = cell
+    width, height = cols * cell + 2 * margin, rows * cell + 2 * margin
+    ideal = np.array(
+        [
+            [margin, margin],
+            [width - margin, margin],
+            [width - margin, height - margin],
+            [margin, height - margin],
+        ],
+        np.float32,
+    )
+    xs = margin + np.arange(cols + 1) * cell
+    ys = margin + np.arange(rows + 1) * cell
+    shifts = fits = 0
+    quality = 0.0
+    while fits < _FITS:
+        if _cell_size(corners, rows, cols) < _MIN_CELL_PX:
+            return None
+        to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
+        canon = cv2.warpPerspective(work, to_canon, (width, height), flags=cv2.INTER_LINEAR)
+        gx, gy = _gradients(canon)
+        gx = cv2.GaussianBlur(gx, (0, 0), _LINE_SIGMA * cell)
+        gy = cv2.GaussianBlur(gy, (0, 0), _LINE_SIGMA * cell)
+        lo, hi = int(0.15 * cell), int(0.85 * cell)
+        # Energy profiles per strip of cells, including the strip just outside each side.
+        band_x = np.stack([gx[j * cell + lo : j * cell + hi].sum(axis=0) for j in range(rows + 2)])
+        band_y = np.stack(
+            [gy[:, i * cell + lo : i * cell + hi].sum(axis=1) for i in range(cols + 2)]
+        )
+        col_cells = _cellness(band_y, ys, cell)
+        row_cells = _cellness(band_x, xs, cell)
+        shift_x, shift_y = _best_shift(col_cells), _best_shift(row_cells)
+        if (shift_x or shift_y) and allow_shift and shifts < _MAX_SHIFTS:
+            shifts += 1
+            moved = ideal + np.array([shift_x * cell, shift_y * cell], np.float32)
+            corners = cv2.perspectiveTransform(moved.reshape(1, 4, 2), np.linalg.inv(to_canon))
+            corners = corners.reshape(4, 2).astype(np.float64)
+            continue
+        window = 0.3 * cell if fits == 0 else 0.2 * cell
+        vx, vs = _line_points(band_x[1:-1], xs.astype(float), window)
+        hy, hs = _line_points(band_y[1:-1], ys.astype(float), window)
+        vfit = _fit_lines(
+            vx, vs, (margin + (np.arange(rows) + 0.5) * cell).astype(float), 0.12 * cell
+        )
+        hfit = _fit_lines(
+            hy, hs, (margin + (np.arange(cols) + 0.5) * cell).astype(float), 0.12 * cell
+        )
+        src, dst = [], []
+        # Outer lines are often thicker (a frame) or missing (cropped photo): the crossings of
+        # the inner lines fix the homography, which then places the outer lines.
+        for k in range(1, cols):
+            for m in range(1, rows):
+                if vfit[k, 2] < 0.5 or hfit[m, 2] < 0.5:
+                    continue
+                a, b = vfit[k, :2]  # x = a*y + b
+                c, d = hfit[m, :2]  # y = c*x + d
+                y = (c * b + d) / (1 - a * c)
+                src.append((xs[k], ys[m]))
+                dst.append((a * y + b, y))
+        if len(src) < (rows - 1) * (cols - 1) // 4:
+            return None
+        correction, inliers = cv2.findHomography(
+            np.float32(src), np.float32(dst), cv2.RANSAC, 0.1 * cell
+        )
+        if correction is None:
+            return None
+        total = np.linalg.inv(to_canon) @ correction
+        corners = cv2.perspectiveTransform(ideal.reshape(1, 4, 2), total).reshape(4, 2)
+        corners = corners.astype(np.float64)
+        fits += 1
+        crossings = float(inliers.sum()) / ((rows - 1) * (cols - 1))
+        strips = np.concatenate([col_cells[1:-1], row_cells[1:-1]])
+        quality = _quality(vfit, hfit, strips, crossings)
+    return quality, corners
+
+
+def _cell_size(corners: np.ndarray, rows: int, cols: int) -> float:
+    """The smaller mean cell side, in pixels, of a grid with these corners."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    return float(min((sides[0] + sides[2]) / (2 * cols), (sides[1] + sides[3]) / (2 * rows)))
+
+
+def _cellness(bands: np.ndarray, lines: np.ndarray, cell: int) -> np.ndarray:
+    """Per band (a strip of cells across the grid), how strongly the crossing grid lines show:
+    a strip of real cells is cut by every line, a strip of frame or table is not."""
+    r = max(cell // 8, 1)
+    mids = (lines[:-1] + lines[1:]) // 2
+    on = np.stack([bands[:, p - r : p + r + 1].max(axis=1) for p in lines], axis=1)
+    off = np.stack([bands[:, p - r : p + r + 1].mean(axis=1) for p in mids], axis=1)
+    on_mean, off_mean = on.mean(axis=1), off.mean(axis=1)
+    return (on_mean - off_mean) / (on_mean + off_mean + 1e-6)
+
+
+def _best_shift(cellness: np.ndarray) -> int:
+    """-1, 0 or +1: the shift of the grid by one cell that covers the most cell-like strips.
+
+    `cellness` has one value per strip, the first and last for the strips just outside the grid.
+    """
+    cells = len(cellness) - 2
+    sums = [cellness[s : s + cells].sum() for s in range(3)]
+    best = int(np.argmax(sums))
+    # Move only on a clear win: a dropped edge strip must be much less cell-like than the new one.
+    typical = float(np.median(cellness[1:-1]))
+    return best - 1 if sums[best] - sums[1] > 0.5 * typical else 0
+
+
+def _quality(vfit: np.ndarray, hfit: np.ndarray, strips: np.ndarray, crossings: float) -> float:
+    """Fit quality in [0, 1]: every strip of cells must be cut by its lines (a grid laid partly
+    over the table is not), most lines must be straight and found, most crossings must agree."""
+    support = float(np.mean(np.concatenate([vfit[:, 2], hfit[:, 2]])))
+    strip_score = float(np.clip(np.quantile(strips, 0.1) / _STRIP_CONTRAST, 0, 1))
+    return float(np.clip(support * crossings, 0, 1) ** 0.5 * strip_score)

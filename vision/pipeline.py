@@ -1,0 +1,81 @@
+"""The whole reading of one photo: decode -> locate -> rectify -> classify -> orient -> BoardReading.
+
+Each stage is timed; the classifier is passed in so a caller reading many photos loads it once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import numpy as np
+
+from scorer.variant import Variant
+from vision.classify import CellClassifier, read_cells
+from vision.decode import DEFAULT_MAX_PIXELS, decode_photo
+from vision.locate import locate_grid
+from vision.orient import choose_rotation, rotate_predictions
+from vision.reading import BoardReading
+from vision.rectify import rectify
+
+T = TypeVar("T")
+
+
+def _timed(timings: dict[str, float], stage: str, work: Callable[[], T]) -> T:
+    start = time.perf_counter()
+    result = work()
+    timings[stage] = (time.perf_counter() - start) * 1000
+    return result
+
+
+def read_board(
+    data: bytes,
+    variant: Variant,
+    classifier: CellClassifier | None = None,
+    max_pixels: int = DEFAULT_MAX_PIXELS,
+) -> BoardReading:
+    """Read the board in a photo (JPEG, PNG or WebP bytes) for `variant`.
+
+    Raises `vision.decode.PhotoError` for bytes that are not a usable image and
+    `vision.locate.BoardNotFound` when the photo shows no board grid.
+
+    >>> reading = read_board(open("board.jpg", "rb").read(), load_variant("en"))  # doctest: +SKIP
+    >>> print(reading.text)  # doctest: +SKIP
+    """
+    rows, cols = variant.layout.height, variant.layout.width
+    timings: dict[str, float] = {}
+    photo = _timed(timings, "decode", lambda: decode_photo(data, max_pixels=max_pixels))
+    location = _timed(
+        timings, "locate", lambda: locate_grid(photo.image, rows, cols, variant.layout.rows)
+    )
+    # Loaded only now, so a photo without a board is refused even where no model is installed.
+    classifier = classifier or CellClassifier()
+    grid = _timed(
+        timings,
+        "rectify",
+        lambda: rectify(photo.image, location.corners, classifier.cell_px, rows, cols),
+    )
+    predictions = _timed(timings, "classify", lambda: classifier.predict(grid, rows, cols))
+
+    def orient():
+        rotation, _ = choose_rotation(predictions)
+        return rotation, read_cells(rotate_predictions(predictions, rotation), variant)
+
+    rotation, cells = _timed(timings, "orient", orient)
+    timings["total"] = sum(timings.values())
+    # Corners in board order: the grid image turned `rotation` quarter-turns clockwise is upright,
+    # so the upright top-left corner is the image's corner `rotation` places before it.
+    full_size = (location.corners + 0.5) * photo.scale - 0.5
+    corners = np.roll(full_size, rotation, axis=0)
+    return BoardReading(
+        variant=variant.name,
+        classes=[[cell.label for cell in line] for line in cells],
+        confidence=[[cell.confidence for cell in line] for line in cells],
+        top3=[[list(cell.top3) for cell in line] for line in cells],
+        corners=corners.tolist(),
+        rotation=rotation,
+        quality=location.quality,
+        photo_size=(photo.width, photo.height),
+        timings_ms=timings,
+    )

@@ -1,0 +1,83 @@
+"""`BoardReading`: what the vision pipeline saw in one photo, the only thing `scorer` receives.
+
+It holds the board text rows (DESIGN.md §4), per-cell classes, confidences and top-3, the grid
+corners in the photo, the rotation applied to make tiles upright, a quality score and timings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Cell class names that are not letters, and how each is written in the board text.
+EMPTY = "empty"
+BLANK = "blank"
+STAR = "star"
+_NON_LETTER_TEXT = {EMPTY: ".", BLANK: "?", STAR: "?"}
+
+
+def board_char(cls: str) -> str:
+    """The board-text character of a cell class: '.' empty, '?' a blank or star tile, else the
+    letter itself (upper case).
+
+    >>> board_char("empty"), board_char("star"), board_char("Ж")
+    ('.', '?', 'Ж')
+    """
+    return _NON_LETTER_TEXT.get(cls, cls.upper())
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """One photo's reading. Indices are [row][col] of the upright board, row 0 at the top.
+
+    `corners` are the grid's corners in the photo's pixels (upright after EXIF), listed as the
+    board's top-left, top-right, bottom-right, bottom-left *after* `rotation` quarter turns
+    clockwise were applied to the grid as seen to make tiles upright; `quality` in [0, 1] says how
+    well the grid fit.
+    """
+
+    variant: str
+    classes: list[list[str]]
+    confidence: list[list[float]]
+    top3: list[list[list[tuple[str, float]]]]
+    corners: list[list[float]]
+    rotation: int
+    quality: float
+    photo_size: tuple[int, int]  # (width, height) of the upright full-size photo
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def rows(self) -> list[str]:
+        """The board text (DESIGN.md §4), one string per row."""
+        return ["".join(board_char(c) for c in row) for row in self.classes]
+
+    @property
+    def text(self) -> str:
+        """The board text as printed by `scorekeeper read`."""
+        return "\n".join(self.rows)
+
+    def uncertain(self, threshold: float) -> list[tuple[int, int]]:
+        """(row, col) of the cells whose top-class confidence is below `threshold`."""
+        return [
+            (r, c)
+            for r, line in enumerate(self.confidence)
+            for c, value in enumerate(line)
+            if value < threshold
+        ]
+
+    def to_json(self, photo: str) -> dict[str, Any]:
+        """DESIGN.md §5's object for `scorekeeper read --json` (plus `quality` and `top3`)."""
+        return {
+            "photo": photo,
+            "variant": self.variant,
+            "rows": self.rows,
+            "confidence": [[round(v, 4) for v in row] for row in self.confidence],
+            "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+            "rotation": self.rotation,
+            "timings_ms": {k: round(v, 1) for k, v in self.timings_ms.items()},
+            "quality": round(self.quality, 3),
+            "top3": [
+                [[[board_char(cls), round(p, 4)] for cls, p in cell] for cell in row]
+                for row in self.top3
+            ],
+        }
