@@ -1,0 +1,111 @@
+"""Replay rendered versions of recorded games: one photo per turn, a new camera pose each time,
+blanks as plain tiles. Prints turns scored as recorded, turns that needed review, and the time
+per turn (read + track + validate + score).
+
+    python benchmarks/bench_replay.py [--games 20] [--shared ../shared] [--size 1600x1200]
+
+A turn that needs review (or is read wrongly) is counted and then recorded as it really was, as
+a player would correct it, so one bad photo does not spoil the rest of the game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from scorekeeper.turns import turn_from_reading
+from scorer.game import ChallengeWithdrawn, Game, GameError, Play, game_from_gcg
+from scorer.gcg import GcgError, infer_variant, read_gcg_file
+from training.photo_games import turn_photos
+from vision.classify import CellClassifier
+from vision.decode import PhotoError
+from vision.locate import BoardNotFound
+from vision.pipeline import read_board
+
+
+def _same(expected, got) -> bool:
+    """Whether the replay recorded the turn as the game did (score and squares of a play)."""
+    if isinstance(expected, Play):
+        if not isinstance(got, Play):
+            return False
+        squares = {p.square for p in expected.play.placements}
+        return squares == {p.square for p in got.play.placements} and (
+            expected.play.score == got.play.score
+        )
+    if isinstance(expected, ChallengeWithdrawn):
+        return isinstance(got, ChallengeWithdrawn)
+    return got is not None and not isinstance(got, Play | ChallengeWithdrawn)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument(
+        "--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared"
+    )
+    parser.add_argument("--size", default="1600x1200")
+    parser.add_argument("--seed", type=int, default=1000)
+    args = parser.parse_args()
+    gcg_dir = args.shared / "gcg"
+    if not gcg_dir.is_dir():
+        print(f"no recorded games at {gcg_dir}", file=sys.stderr)
+        return 2
+    size = tuple(int(v) for v in args.size.split("x"))
+    classifier = CellClassifier()
+    right = total = review = wrong = games = 0
+    times: list[float] = []
+    for path in sorted(gcg_dir.glob("*/*.gcg")):
+        if games >= args.games:
+            break
+        try:
+            record = read_gcg_file(path)
+            game = game_from_gcg(record, infer_variant(record))
+        except (GcgError, GameError):
+            continue
+        if sum(isinstance(e, Play) for e in game.events) < 10:
+            continue  # test positions, not games
+        games += 1
+        replay = Game(game.variant, game.players)
+        g_right = g_total = 0
+        for number, photo in enumerate(turn_photos(game, args.seed + games * 100, size=size)):
+            start = time.perf_counter()
+            try:
+                reading = read_board(photo.jpeg, game.variant, classifier)
+                turn = turn_from_reading(replay, reading, None)
+                got = turn.event
+            except (PhotoError, BoardNotFound):
+                got, turn = None, None
+            times.append((time.perf_counter() - start) * 1000)
+            total += 1
+            g_total += 1
+            if got is not None and _same(photo.event, got):
+                right += 1
+                g_right += 1
+                replay = replay.apply(got)
+                continue
+            if got is None:
+                review += 1
+                why = turn.result.message if turn else "no board found"
+            else:
+                wrong += 1
+                why = f"recorded {got} instead"
+            print(f"  {path.name} photo {number + 1}: {why[:160]}")
+            replay = replay.apply(photo.event)
+        print(f"{path.parent.name}/{path.name}: {g_right}/{g_total} turns right")
+    print(
+        f"\n{games} games, {total} turns: {right} right, {review} needed review, "
+        f"{wrong} recorded wrongly"
+    )
+    if times:
+        print(
+            f"time per turn (read + track + score), {size[0]}x{size[1]} photo: "
+            f"median {statistics.median(times):.0f} ms"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""`scorekeeper replay`: photos of one game in order, one after each turn, become a score sheet.
+
+Each photo is read, tracked against the board so far and scored; a turn that cannot be settled
+stops the replay with a message naming the photo, the cells and their candidates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from scorekeeper.turns import turn_from_reading
+from scorer.board import square_name
+from scorer.dictionary import Dictionary, DictionaryError, dictionary_for
+from scorer.game import Game, GameError
+from scorer.sheet import sheet_dict
+from scorer.tracking import TrackResult
+from scorer.variant import VariantError, load_variant, variant_names
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="score a game from photos taken after each turn",
+        description="Read photos of one game in order (the first may be the empty board or "
+        "the board after move 1) and print the score sheet. An unchanged board is a pass.",
+    )
+    parser.add_argument("photos", nargs="+", metavar="PHOTO")
+    parser.add_argument("--variant", required=True, choices=variant_names())
+    parser.add_argument("--players", required=True, help="names in turn order, comma-separated")
+    parser.add_argument("--json", action="store_true", help="print the sheet as JSON")
+    parser.add_argument("--lexicon", metavar="FILE", help="word list, one word a line")
+    parser.add_argument("--no-dictionary", action="store_true", help="do not check words")
+    parser.set_defaults(run=run)
+
+
+def _describe(result: TrackResult) -> str:
+    parts = [result.message]
+    for cell in result.uncertain:
+        options = "/".join(cell.candidates) or "none"
+        parts.append(f"{square_name(*cell.square)} ({cell.reason}): {options}")
+    return "; ".join(parts)
+
+
+def _print_sheet(game: Game, as_json: bool) -> None:
+    sheet = sheet_dict(game)
+    if as_json:
+        print(json.dumps(sheet, ensure_ascii=False))
+        return
+    print(
+        f"{'#':>3}  {'player':<12} {'kind':<10} {'pos':<4} {'word':<16} {'score':>5} {'total':>5}"
+    )
+    for number, move in enumerate(sheet["moves"], start=1):
+        print(
+            f"{number:>3}  {move['player']:<12} {move['kind']:<10} {move['position']:<4} "
+            f"{move['word']:<16} {move['score']:>5} {move['total']:>5}"
+        )
+    print("totals: " + ", ".join(f"{name} {score}" for name, score in sheet["totals"].items()))
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.classify import CellClassifier
+    from vision.decode import PhotoError
+    from vision.locate import BoardNotFound
+    from vision.pipeline import read_board
+
+    try:
+        variant = load_variant(args.variant)
+        players = tuple(name.strip() for name in args.players.split(","))
+        game = Game(variant, players)
+        dictionary: Dictionary | None = dictionary_for(
+            variant, args.lexicon, enabled=not args.no_dictionary
+        )
+    except (VariantError, GameError, DictionaryError) as exc:
+        print(f"scorekeeper replay: {exc}", file=sys.stderr)
+        return 2
+
+    classifier = CellClassifier()
+    previous_digest = None
+    for index, photo in enumerate(args.photos):
+        try:
+            data = Path(photo).read_bytes()
+        except OSError as exc:
+            print(f"scorekeeper replay: {photo}: cannot read: {exc.strerror}", file=sys.stderr)
+            _print_sheet(game, args.json)
+            return 2
+        digest = hashlib.sha256(data).hexdigest()
+        if digest == previous_digest:
+            # The same file twice is a slip, not a pass: a pass is photographed anew.
+            print(f"{photo}: the same bytes as the previous photo, skipped", file=sys.stderr)
+            continue
+        previous_digest = digest
+        try:
+            reading = read_board(data, variant, classifier)
+        except (PhotoError, BoardNotFound) as exc:
+            print(f"scorekeeper replay: {photo}: {exc}", file=sys.stderr)
+            _print_sheet(game, args.json)
+            return 2
+        if index == 0 and all(ch == "." for row in reading.rows for ch in row):
+            continue  # the empty board before the first move
+        turn = turn_from_reading(game, reading, dictionary)
+        if turn.event is None:
+            print(f"scorekeeper replay: {photo}: {_describe(turn.result)}", file=sys.stderr)
+            _print_sheet(game, args.json)
+            return 1
+        for misread in turn.result.misreads:
+            print(
+                f"{photo}: {square_name(*misread.square)} read as {misread.read}, "
+                f"kept {misread.known}",
+                file=sys.stderr,
+            )
+        try:
+            game = game.apply(turn.event)
+        except (GameError, ValueError) as exc:
+            print(f"scorekeeper replay: {photo}: {exc}", file=sys.stderr)
+            _print_sheet(game, args.json)
+            return 1
+    _print_sheet(game, args.json)
+    return 0
