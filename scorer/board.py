@@ -136,6 +136,19 @@ class Board:
             return None
         return self.cells[row * self.width + col]
 
+    def run_through(self, square: Square, across: bool) -> tuple[Square, ...]:
+        """The maximal run of occupied squares through `square`, across or down (empty when
+        `square` is empty, length 1 when the tile stands alone in that direction)."""
+        dr, dc = (0, 1) if across else (1, 0)
+        row, col = square
+        while self.get(row - dr, col - dc) is not None:
+            row, col = row - dr, col - dc
+        run = []
+        while self.get(row, col) is not None:
+            run.append((row, col))
+            row, col = row + dr, col + dc
+        return tuple(run)
+
     def tiles(self) -> Iterator[tuple[Square, Tile]]:
         """Every occupied square with its tile, row by row."""
         for i, tile in enumerate(self.cells):

@@ -320,26 +320,13 @@ def dictionary_for(
     return build(variant)
 
 
-def word_through(board: Board, square: Square, across: bool) -> tuple[Square, ...]:
-    """The maximal run of occupied squares through `square`, across or down (length 1 if alone)."""
-    dr, dc = (0, 1) if across else (1, 0)
-    row, col = square
-    while board.get(row - dr, col - dc) is not None:
-        row, col = row - dr, col - dc
-    run = []
-    while board.get(row, col) is not None:
-        run.append((row, col))
-        row, col = row + dr, col + dc
-    return tuple(run)
-
-
 def unknown_blanks(board: Board) -> list[Square]:
     """The squares holding a blank whose letter is not known yet (`?`), row by row."""
     return [square for square, tile in board.tiles() if tile.letter == UNKNOWN_BLANK]
 
 
 def _words_through(board: Board, square: Square) -> list[tuple[Square, ...]]:
-    runs = (word_through(board, square, across) for across in (True, False))
+    runs = (board.run_through(square, across) for across in (True, False))
     return [run for run in runs if len(run) > 1]
 
 

@@ -6,7 +6,7 @@ each cross word scores with its own multipliers, the bingo bonus is added once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scorer.board import Board, Square, Tile, position_name, square_name
@@ -80,21 +80,8 @@ def tile_value(tile: Tile, variant: Variant) -> int:
     return variant.value(tile.letter)
 
 
-def _run(board: Board, square: Square, across: bool) -> list[Square]:
-    """The maximal run of occupied squares through `square` along one direction."""
-    dr, dc = (0, 1) if across else (1, 0)
-    row, col = square
-    while board.get(row - dr, col - dc) is not None:
-        row, col = row - dr, col - dc
-    run = []
-    while board.get(row, col) is not None:
-        run.append((row, col))
-        row, col = row + dr, col + dc
-    return run
-
-
 def _score_word(
-    board: Board, run: list[Square], fresh: set[Square], across: bool, variant: Variant
+    board: Board, run: Sequence[Square], fresh: set[Square], across: bool, variant: Variant
 ) -> WordScore:
     letter_sum, multiplier, premiums = 0, 1, []
     for row, col in run:
@@ -131,7 +118,7 @@ def play_direction(board: Board, placements: Iterable[Placement]) -> bool:
             PlayErrorCode.NOT_IN_LINE, "the new tiles are not in one row or column", tuple(squares)
         )
     after = board.place({squares[0]: Tile("?", True)})
-    return len(_run(after, squares[0], True)) >= len(_run(after, squares[0], False))
+    return len(after.run_through(squares[0], True)) >= len(after.run_through(squares[0], False))
 
 
 def score_play(
@@ -159,7 +146,7 @@ def score_play(
         across = inferred
     after = board.place({p.square: p.tile for p in placements})
     fresh = {p.square for p in placements}
-    main_run = _run(after, placements[0].square, across)
+    main_run = after.run_through(placements[0].square, across)
     if not fresh <= set(main_run):
         raise IllegalPlay(
             PlayErrorCode.GAP, "the new tiles leave an empty square between them", tuple(fresh)
@@ -168,7 +155,7 @@ def score_play(
     if len(main_run) > 1:
         words.append(_score_word(after, main_run, fresh, across, variant))
     for p in sorted(placements, key=lambda p: p.square):
-        cross = _run(after, p.square, not across)
+        cross = after.run_through(p.square, not across)
         if len(cross) > 1:
             words.append(_score_word(after, cross, fresh, not across, variant))
     if not words:

@@ -17,7 +17,6 @@ from scorer.dictionary import (
     blank_candidates,
     dictionary_for,
     unknown_blanks,
-    word_through,
 )
 from scorer.variant import Variant, load_variant
 
@@ -182,11 +181,11 @@ def test_unknown_dictionary_kind_is_a_clear_error(ru_variant: Variant) -> None:
         dictionary_for(klingon)
 
 
-def test_word_through_finds_the_run_both_ways() -> None:
+def test_run_through_finds_the_run_both_ways() -> None:
     board = Board.from_rows([".К.", "С?Н", ".Т."])
-    assert word_through(board, (1, 1), across=True) == ((1, 0), (1, 1), (1, 2))
-    assert word_through(board, (1, 1), across=False) == ((0, 1), (1, 1), (2, 1))
-    assert word_through(board, (0, 1), across=True) == ((0, 1),)
+    assert board.run_through((1, 1), across=True) == ((1, 0), (1, 1), (1, 2))
+    assert board.run_through((1, 1), across=False) == ((0, 1), (1, 1), (2, 1))
+    assert board.run_through((0, 1), across=True) == ((0, 1),)
     assert unknown_blanks(board) == [(1, 1)]
 
 

@@ -18,7 +18,7 @@ from scorer.board import Board
 from scorer.game import ChallengeWithdrawn, Event, Exchange, Game, Pass, Play, game_from_gcg
 from scorer.gcg import infer_variant, read_gcg_file
 from scorer.sheet import sheet_dict
-from training.render import render_board_photo
+from training.render import Style, erudit_style, render_board_photo, scrabble_style
 
 # Events a photo can show: the board after each of them.
 PHOTOGRAPHED = (Play, Pass, Exchange, ChallengeWithdrawn)
@@ -39,16 +39,32 @@ def photo_rows(board: Board, blank_symbol: str) -> list[str]:
     return ["".join(blank if ch == "?" or ch.islower() else ch for ch in row) for row in board.rows]
 
 
+# The boards of the real photos: the black Эрудит board; a Scrabble board for the other sets.
+EDITION_STYLES = {"erudit": erudit_style}
+
+
+def edition_style(variant_name: str) -> Style:
+    """The calibrated board style for an edition's sample photos."""
+    return EDITION_STYLES.get(variant_name, scrabble_style)()
+
+
 def turn_photos(
-    game: Game, seed: int, size: tuple[int, int] = (1600, 1200), quality: int = 88
+    game: Game,
+    seed: int,
+    size: tuple[int, int] = (1600, 1200),
+    quality: int = 88,
+    style: Style | None = None,
 ) -> Iterator[TurnPhoto]:
-    """A photo after every photographable event of `game`, each from a new camera pose."""
+    """A photo after every photographable event of `game`, each from a new camera pose, light
+    and side of the table; `style` None draws a new random board style for every photo."""
     for index, event in enumerate(game.events):
         if not isinstance(event, PHOTOGRAPHED):
             continue
         board = Game(game.variant, game.players, game.events[: index + 1]).state.board
         rows = photo_rows(board, game.variant.blank_symbol)
-        image, _, _ = render_board_photo(rows, game.variant.name, seed=seed + index, size=size)
+        image, _, _ = render_board_photo(
+            rows, game.variant.name, style=style, seed=seed + index, size=size
+        )
         ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         assert ok
         yield TurnPhoto(encoded.tobytes(), event, board)
@@ -65,7 +81,8 @@ def main() -> None:
     game = game_from_gcg(record, variant)
     args.out.mkdir(parents=True, exist_ok=True)
     photographed = []
-    for number, photo in enumerate(turn_photos(game, args.seed), start=1):
+    style = edition_style(variant.name)
+    for number, photo in enumerate(turn_photos(game, args.seed, style=style), start=1):
         (args.out / f"turn_{number:02d}.jpg").write_bytes(photo.jpeg)
         photographed.append(photo.event)
     expected = sheet_dict(Game(game.variant, game.players, tuple(photographed)))
