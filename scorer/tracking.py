@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from scorer.board import UNKNOWN_BLANK, Board, Square, Tile, square_name
-from scorer.dictionary import Dictionary, Verdict, blank_candidates
+from scorer.dictionary import Dictionary, Verdict, blank_assignments, blank_candidates
 from scorer.errors import IllegalPlay
 from scorer.move import ChangeKind, classify_change, same_tile
 from scorer.scoring import ScoredPlay
@@ -229,6 +229,20 @@ def _words_verdicts(play: ScoredPlay, dictionary: Dictionary | None) -> tuple[li
     return invalid, unchecked
 
 
+def _spellable(
+    board: Board, play: ScoredPlay, variant: Variant, dictionary: Dictionary | None
+) -> bool:
+    """Whether the play's words can all be valid: none is invalid, and its new unknown blanks
+    can stand for letters that make the words through them valid."""
+    if dictionary is None or not dictionary.checks_words:
+        return True
+    invalid, _ = _words_verdicts(play, dictionary)
+    if invalid:
+        return False
+    blanks = [p.square for p in play.placements if p.tile.letter == UNKNOWN_BLANK]
+    return not blanks or bool(blank_assignments(board, variant, dictionary, blanks))
+
+
 def _try(
     known: Board, after: Board, variant: Variant, last_play: ScoredPlay | None
 ) -> tuple[ChangeKind, Board, ScoredPlay | None] | None:
@@ -372,10 +386,8 @@ def track(
         if found is None:
             continue
         kind, board, play = found
-        if play is not None and kind is ChangeKind.PLAY:
-            invalid, _ = _words_verdicts(play, dictionary)
-            if invalid and len(squares) > 0:
-                continue
+        if squares and play is not None and not _spellable(board, play, variant, dictionary):
+            continue
         outcomes.append((combo, kind, board, play))
 
     if not outcomes:

@@ -216,3 +216,13 @@ def test_blank_swap_seen_in_a_photo_only_when_enabled() -> None:
     plain = track(known, reading_of(after), RU, WordListDictionary(None))
     assert [m.square for m in plain.misreads] == [(7, 7)]
     assert plain.board is not None and plain.board[7, 7] == Tile("К", True)
+
+
+def test_uncertain_letter_settled_through_a_new_blank() -> None:
+    # КАР?НДАШ with Ш/Щ unsure at the end: only КАРАНДАШ can be spelled with the star.
+    known = board((7, 3, "К", True))
+    after = known.place({(8 + i, 3): Tile.from_char(ch) for i, ch in enumerate("АР?НДАШ")})
+    reading = reading_of(after, {(14, 3): [("Ш", 0.55), ("Щ", 0.44), ("empty", 0.01)]})
+    result = track(known, reading, ERUDIT, dictionary_for(ERUDIT))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "КАРаНДАШ"

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from scorer.board import Board
 from scorer.game import ChallengeWithdrawn, Event, Exchange, Game, Pass, Play, game_from_gcg
 from scorer.gcg import infer_variant, read_gcg_file
 from scorer.sheet import sheet_dict
-from training.render import Style, erudit_style, render_board_photo, scrabble_style
+from training.render import Pose, Style, erudit_style, render_board_photo, scrabble_style
 
 # Events a photo can show: the board after each of them.
 PHOTOGRAPHED = (Play, Pass, Exchange, ChallengeWithdrawn)
@@ -48,6 +49,17 @@ def edition_style(variant_name: str) -> Style:
     return EDITION_STYLES.get(variant_name, scrabble_style)()
 
 
+def phone_pose(rng: np.random.Generator) -> Pose:
+    """A player's photo of the whole board from any side of the table, filling much of the frame."""
+    return Pose(
+        quarter_turns=int(rng.integers(0, 4)),
+        angle=float(rng.normal(0, 5)),
+        tilt=float(rng.uniform(0, 25)),
+        tilt_direction=float(rng.uniform(0, 360)),
+        fill=float(rng.uniform(0.6, 0.8)),
+    )
+
+
 def turn_photos(
     game: Game,
     seed: int,
@@ -57,13 +69,14 @@ def turn_photos(
 ) -> Iterator[TurnPhoto]:
     """A photo after every photographable event of `game`, each from a new camera pose, light
     and side of the table; `style` None draws a new random board style for every photo."""
+    rng = np.random.default_rng(seed)
     for index, event in enumerate(game.events):
         if not isinstance(event, PHOTOGRAPHED):
             continue
         board = Game(game.variant, game.players, game.events[: index + 1]).state.board
         rows = photo_rows(board, game.variant.blank_symbol)
         image, _, _ = render_board_photo(
-            rows, game.variant.name, style=style, seed=seed + index, size=size
+            rows, game.variant.name, style, seed + index, size, phone_pose(rng)
         )
         ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         assert ok
