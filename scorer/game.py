@@ -31,6 +31,7 @@ LineKind = Literal[
     "challenge_bonus",
     "end_rack",
     "out_bonus",
+    "time_penalty",
 ]
 EndReason = Literal["", "went_out", "scoreless_turns", "finish_line", "stopped"]
 
@@ -81,10 +82,12 @@ class ChallengeWithdrawn:
 @dataclass(frozen=True)
 class ChallengeFailed:
     """An unsuccessful challenge by `challenger`: the play stands and the variant's penalty applies
-    (`double`: the challenger loses their next turn; `five_point`: the challenged player gains 5).
+    (`double`: the challenger loses their next turn; `five_point`: the challenged player gains
+    `bonus` points, by default the game's `options.challenge_bonus`).
     """
 
     challenger: int
+    bonus: int | None = None
 
 
 @dataclass(frozen=True)
@@ -108,9 +111,24 @@ class EndOfGame:
     racks: tuple[str, ...]
 
 
-Event = Play | Pass | Exchange | ChallengeWithdrawn | ChallengeFailed | Correction | EndOfGame
+@dataclass(frozen=True)
+class TimePenalty:
+    """Points `player` loses for overstepping the chess clock (tournament play, RULES.md §7)."""
 
-FIVE_POINT_BONUS = 5
+    player: int
+    points: int
+
+
+Event = (
+    Play
+    | Pass
+    | Exchange
+    | ChallengeWithdrawn
+    | ChallengeFailed
+    | Correction
+    | EndOfGame
+    | TimePenalty
+)
 
 
 @dataclass(frozen=True)
@@ -453,7 +471,8 @@ def _challenge_failed(rules: _Rules, state: GameState, event: ChallengeFailed) -
     if last.player == event.challenger:
         raise GameError(f"{rules.name(event.challenger)} cannot challenge their own play")
     if rules.variant.options.challenge == "five_point":
-        line = _line(state, last.player, "challenge_bonus", FIVE_POINT_BONUS)
+        bonus = rules.variant.options.challenge_bonus if event.bonus is None else event.bonus
+        line = _line(state, last.player, "challenge_bonus", bonus)
         return _record(state, line, last_play=None)
     line = _line(state, event.challenger, "challenge_penalty", 0)
     lost = _bump(state.lost_turns, event.challenger, 1)
@@ -504,6 +523,13 @@ def _end(rules: _Rules, state: GameState, event: EndOfGame) -> GameState:
     )
 
 
+def _time_penalty(rules: _Rules, state: GameState, event: TimePenalty) -> GameState:
+    rules.check_player(event.player)
+    if event.points < 0:
+        raise GameError("a time penalty is a number of points to take off, not negative")
+    return _record(state, _line(state, event.player, "time_penalty", -event.points))
+
+
 def _step(rules: _Rules, state: GameState, event: Event) -> GameState:
     match event:
         case Play():
@@ -518,6 +544,8 @@ def _step(rules: _Rules, state: GameState, event: Event) -> GameState:
             state = _challenge_failed(rules, state, event)
         case EndOfGame():
             state = _end(rules, state, event)
+        case TimePenalty():
+            state = _time_penalty(rules, state, event)
         case _:
             raise GameError(f"not a game event: {event!r}")
     return _conclude(rules, state)
@@ -684,8 +712,7 @@ def _gcg_play(board: Board, event: GcgEvent, variant: Variant) -> ScoredPlay:
 
 def _gcg_variant(record: GcgRecord, variant: Variant) -> Variant:
     """The variant with the rules the record shows: five-point challenges, how racks settled."""
-    kinds = {e.kind for e in record.events}
-    if EventKind.CHALLENGE_BONUS in kinds and variant.options.challenge != "five_point":
+    if any(e.kind is EventKind.CHALLENGE_BONUS for e in record.events):
         variant = variant.with_options(challenge="five_point")
     ends = [e for e in record.events if e.kind is EventKind.END_RACK]
     if any(e.score > 0 for e in ends) and any(e.score < 0 for e in ends):
@@ -716,7 +743,7 @@ def game_from_gcg(record: GcgRecord, variant: Variant) -> Game:
 
     A record with `(challenge)` lines is played under the five-point rule, and one whose `(RACK)`
     lines take the racks off the other players under `sum_of_others`. Raises `GameError` naming
-    the GCG line for what the game model does not hold (clock penalties, 10-point challenges) or
+    the GCG line for what the game model does not hold or
     for an event that breaks the rules (out of turn, too many of a letter).
     """
     if not MIN_PLAYERS <= len(record.players) <= MAX_PLAYERS:
@@ -747,16 +774,12 @@ def game_from_gcg(record: GcgRecord, variant: Variant) -> Game:
                 case EventKind.WITHDRAWN:
                     game = game.apply(ChallengeWithdrawn(player))
                 case EventKind.CHALLENGE_BONUS:
-                    if event.score != FIVE_POINT_BONUS:
-                        raise GameError(
-                            f"a challenge bonus of {event.score} is not the five-point rule"
-                        )
-                    game = game.apply(ChallengeFailed(game.state.turn))
+                    game = game.apply(ChallengeFailed(game.state.turn, event.score))
                 case EventKind.END_RACK:
                     if event is ends[-1]:
                         game = game.apply(_gcg_end(record, ends, order))
                 case EventKind.TIME_PENALTY:
-                    raise GameError("clock penalties are not part of the game model")
+                    game = game.apply(TimePenalty(player, -event.score))
         except (GameError, IllegalPlay) as exc:
             raise GameError(f"GCG line {event.line} ({event.move}): {exc}") from exc
     return game

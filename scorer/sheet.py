@@ -22,6 +22,7 @@ _KIND_LABELS = {
     "challenge_bonus": "challenge bonus",
     "end_rack": "tiles left on the rack",
     "out_bonus": "went out: the others' racks",
+    "time_penalty": "time penalty",
 }
 _REASON_LABELS = {
     "went_out": "a player went out",
@@ -193,6 +194,8 @@ def _gcg_event(line: SheetLine) -> GcgEvent:
             return GcgEvent(EventKind.WITHDRAWN, line.player, line.score, line.total, rack)
         case "challenge_bonus":
             return GcgEvent(EventKind.CHALLENGE_BONUS, line.player, line.score, line.total)
+        case "time_penalty":
+            return GcgEvent(EventKind.TIME_PENALTY, line.player, line.score, line.total)
         case "end_rack" | "out_bonus":
             return GcgEvent(
                 EventKind.END_RACK, line.player, line.score, line.total, tiles=line.word

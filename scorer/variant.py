@@ -90,12 +90,16 @@ class Options:
     nine_tile_racks: bool = False
     tournament: bool = False
     challenge: ChallengeRule = "double"
+    challenge_bonus: int = 5
+    """Points the challenged player gains under the `five_point` rule (some clubs give 10)."""
 
     def __post_init__(self) -> None:
         if self.challenge not in ("double", "five_point"):
             raise VariantError(
                 f"challenge rule must be 'double' or 'five_point', not {self.challenge!r}"
             )
+        if self.challenge_bonus < 0:
+            raise VariantError("challenge_bonus must not be negative")
         if self.finish_line < 0:
             raise VariantError("finish_line must be 0 (off) or a positive score")
 
