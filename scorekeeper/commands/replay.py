@@ -78,7 +78,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"scorekeeper replay: {exc}", file=sys.stderr)
         return 2
 
-    classifier = CellClassifier()
+    try:
+        classifier = CellClassifier()
+    except (OSError, RuntimeError) as exc:
+        print(f"scorekeeper replay: the cell model cannot be loaded: {exc}", file=sys.stderr)
+        return 2
     previous_digest = None
     for index, photo in enumerate(args.photos):
         try:
