@@ -10,6 +10,7 @@ module knows nothing of images.
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -58,6 +59,9 @@ class Thresholds:
     """Top-3 letters below this probability are not offered as candidates."""
     absent: float = 0.15
     """"No tile" is offered as a candidate for an uncertain cell only from this probability."""
+    coverage: float = 0.9
+    """An uncertain cell whose candidates hold less probability than this is unreadable (a hand,
+    glare): its truth may be none of them, so it is never settled by elimination."""
     match: float = 0.6
     """Share of known tiles that must be seen in the photo for it to show this game's board."""
 
@@ -254,6 +258,8 @@ def _try(
 
 
 _MAX_COMBINATIONS = 4096
+# Known tiles that may look gone at once before the photo is doubted (a hand, glare).
+_HIDDEN_LIMIT = 3
 
 
 def track(
@@ -265,10 +271,13 @@ def track(
     thresholds: Thresholds = Thresholds(),
 ) -> TrackResult:
     """Align `reading` with `known`, find and validate the move, and say whether it can be
-    committed. Known tiles read differently are misreads (the known letter is kept); squares of
-    known tiles that look empty are a withdrawn `last_play` when they are exactly its tiles, else
-    they need review; uncertain new tiles are settled by tile accounting and the dictionary when
-    exactly one choice makes a legal play of valid words.
+    committed.
+
+    Known tiles stay known: one read as another letter, or as empty, is a misread and keeps its
+    letter, unless exactly the last play's tiles look gone (a withdrawn play), most of them do
+    (a play partly taken back?) or several known tiles look gone at once (a hand, glare): those
+    need review. New tiles read with low confidence, and letters the set has run out of, are
+    settled when exactly one choice makes a legal play whose words can be valid.
     """
     try:
         rotation, grid, seen = align(known, reading)
@@ -283,18 +292,16 @@ def track(
         )
 
     misreads: list[Misread] = []
-    uncertain: dict[Square, tuple[list[str], str]] = {}
-    removed: list[Square] = []
+    gone: list[Square] = []
+    uncertain: dict[Square, list[str]] = {}
     settled: dict[Square, Tile] = {}
+    unreadable: list[Square] = []
     for r, row in enumerate(grid):
         for c, cell in enumerate(row):
             old = known.get(r, c)
             if old is not None:
                 if cell.symbol == EMPTY:
-                    if cell.confidence >= thresholds.empty:
-                        removed.append((r, c))
-                    else:
-                        uncertain[r, c] = ([old.char, EMPTY], "known tile hidden or unreadable")
+                    gone.append((r, c))
                 elif not same_tile(old, Tile.from_char(cell.symbol)):
                     if _swapped(old, cell, variant, thresholds):
                         settled[r, c] = Tile(old.letter)
@@ -305,84 +312,69 @@ def track(
             if cell.confidence >= thresholds.certain:
                 if cell.symbol != EMPTY:
                     settled[r, c] = Tile.from_char(cell.symbol)
-            elif cell.symbol == EMPTY and all(s == EMPTY for s in options):
-                continue
-            else:
-                uncertain[r, c] = (options, "low confidence")
-    read_board = known.place(dict.fromkeys(removed)).place(settled)
+            elif not (cell.symbol == EMPTY and all(s == EMPTY for s in options)):
+                uncertain[r, c] = options
+                if sum(p for sym, p in cell.options if sym in options) < thresholds.coverage:
+                    unreadable.append((r, c))
 
     withdrawn = {p.square for p in last_play.placements} if last_play else set()
-    if removed and (settled or uncertain or set(removed) != withdrawn):
-        gone = ", ".join(square_name(*s) for s in removed)
-        return TrackResult(
-            TurnStatus.NEEDS_REVIEW,
-            f"tiles already on the board look gone ({gone}): a misread or a hidden tile? "
-            "Confirm, or photograph the board again",
-            rotation,
-            misreads=tuple(misreads),
-            uncertain=tuple(
-                UncertainCell(s, (known[s].char, EMPTY), "known tile looks gone")  # type: ignore[union-attr]
-                for s in removed
-            ),
-            read_board=read_board,
+    taken_back = set(gone) == withdrawn and all(
+        grid[r][c].confidence >= thresholds.empty for r, c in gone
+    )
+    if withdrawn and not taken_back and len(withdrawn & set(gone)) * 2 >= len(withdrawn):
+        return _gone_review(
+            known, gone, "the last play looks partly taken back", rotation, misreads
+        )
+    if not taken_back and len(gone) >= _HIDDEN_LIMIT:
+        return _gone_review(
+            known, gone, "known tiles look gone: a hand or glare?", rotation, misreads
+        )
+    if taken_back:
+        removed = {s: None for s in gone}
+    else:
+        removed = {}
+        misreads.extend(
+            Misread(s, known[s].char, EMPTY, grid[s[0]][s[1]].confidence)  # type: ignore[union-attr]
+            for s in gone
+        )
+    read_board = known.place(removed).place(settled)
+    if unreadable:
+        return _review(
+            uncertain, "some cells cannot be read", rotation, misreads, read_board, unreadable
         )
 
-    # Tile accounting: a letter whose every copy is already placed cannot be read again.
-    base = read_board
-    over = _over_count(base, variant)
-    if over:
-        return TrackResult(
-            TurnStatus.NEEDS_REVIEW,
-            "the board would hold more tiles than the set has of: " + ", ".join(over),
-            rotation,
-            misreads=tuple(misreads),
-            read_board=read_board,
-        )
-    open_cells = {
+    # Tile accounting: letters the set has run out of cannot all be right; they compete again.
+    for square in _over_counted(known, settled, variant):
+        cell = grid[square[0]][square[1]]
+        uncertain[square] = list(dict.fromkeys([*_tile_options(cell, thresholds), EMPTY]))
+        del settled[square]
+    base = known.place(removed).place(settled)
+    choices = {
         square: [
             s
             for s in options
             if s == EMPTY or not _over_count(base.place({square: Tile.from_char(s)}), variant)
         ]
-        for square, (options, _) in uncertain.items()
-        if known.get(*square) is None
+        for square, options in uncertain.items()
     }
-    hidden = [s for s in uncertain if known.get(*s) is not None]
-    if hidden or any(not options for options in open_cells.values()):
-        cells = [UncertainCell(s, tuple(uncertain[s][0]), uncertain[s][1]) for s in uncertain]
-        return TrackResult(
-            TurnStatus.NEEDS_REVIEW,
-            "some cells cannot be read: " + ", ".join(square_name(*c.square) for c in cells),
-            rotation,
-            misreads=tuple(misreads),
-            uncertain=tuple(cells),
-            read_board=read_board,
+    if any(not options for options in choices.values()):
+        return _review(
+            choices, "some cells cannot be read", rotation, misreads, read_board, list(choices)
         )
 
-    # Every way to fill the uncertain cells that gives a legal move whose words are valid.
-    squares = sorted(open_cells)
-    choices = [open_cells[s] for s in squares]
-    total = 1
-    for options in choices:
-        total *= len(options)
-    if total > _MAX_COMBINATIONS:
+    # Every way to fill the uncertain cells that gives a legal move whose words can be valid.
+    squares = sorted(choices)
+    if math.prod(len(choices[s]) for s in squares) > _MAX_COMBINATIONS:
         return _review(
-            squares,
-            open_cells,
-            "too many uncertain cells to settle",
-            rotation,
-            misreads,
-            read_board,
+            choices, "too many uncertain cells to settle", rotation, misreads, read_board
         )
     outcomes = []
-    for combo in itertools.product(*choices):
-        after = base.place(
-            {
-                s: (None if sym == EMPTY else Tile.from_char(sym))
-                for s, sym in zip(squares, combo, strict=True)
-            }
-        )
-        found = _try(known, after, variant, last_play)
+    for combo in itertools.product(*(choices[s] for s in squares)):
+        fill = {
+            s: (None if sym == EMPTY else Tile.from_char(sym))
+            for s, sym in zip(squares, combo, strict=True)
+        }
+        found = _try(known, base.place(fill), variant, last_play)
         if found is None:
             continue
         kind, board, play = found
@@ -393,8 +385,7 @@ def track(
     if not outcomes:
         if squares:
             return _review(
-                squares,
-                open_cells,
+                choices,
                 "no reading of these cells makes a legal play",
                 rotation,
                 misreads,
@@ -412,24 +403,56 @@ def track(
             )
     if len(outcomes) > 1:
         narrowed = {s: sorted({o[0][i] for o in outcomes}) for i, s in enumerate(squares)}
+        open_squares = [s for s in squares if len(narrowed[s]) > 1]
         return _review(
-            squares, narrowed, "several readings are possible", rotation, misreads, read_board
+            narrowed, "several readings are possible", rotation, misreads, read_board, open_squares
         )
 
     _, kind, board, play = outcomes[0]
     return _finish(kind, board, play, known, variant, dictionary, rotation, misreads, read_board)
 
 
+def _over_counted(known: Board, settled: dict[Square, Tile], variant: Variant) -> list[Square]:
+    """The new squares read as a letter (or blank) that the board would hold too many of."""
+    over = set(_over_count(known.place(settled), variant))
+    return [
+        s
+        for s, tile in settled.items()
+        if (UNKNOWN_BLANK if tile.is_blank else tile.letter) in over
+    ]
+
+
+def _gone_review(
+    known: Board, gone: list[Square], why: str, rotation: int, misreads: list[Misread]
+) -> TrackResult:
+    listed = ", ".join(square_name(*s) for s in gone)
+    return TrackResult(
+        TurnStatus.NEEDS_REVIEW,
+        f"{why} ({listed}): confirm, or photograph the board again",
+        rotation,
+        misreads=tuple(misreads),
+        uncertain=tuple(
+            UncertainCell(s, (known[s].char, EMPTY), why)  # type: ignore[union-attr]
+            for s in gone
+        ),
+        read_board=known.place(dict.fromkeys(gone)),
+    )
+
+
 def _review(
-    squares: list[Square],
     candidates: dict[Square, list[str]],
     why: str,
     rotation: int,
     misreads: list[Misread],
     read_board: Board,
+    squares: list[Square] | None = None,
 ) -> TrackResult:
-    cells = tuple(UncertainCell(s, tuple(candidates[s]), why) for s in squares)
-    listed = "; ".join(f"{square_name(*c.square)}: {'/'.join(c.candidates)}" for c in cells)
+    """A needs-review result listing `squares` (default: all) with their candidates."""
+    listed_squares = sorted(candidates) if squares is None else squares
+    cells = tuple(UncertainCell(s, tuple(candidates[s]), why) for s in listed_squares)
+    listed = "; ".join(
+        f"{square_name(*c.square)}: {'/'.join(c.candidates) or 'none'}" for c in cells
+    )
     return TrackResult(
         TurnStatus.NEEDS_REVIEW,
         f"{why}: {listed}",

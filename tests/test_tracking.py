@@ -103,7 +103,10 @@ def test_hand_covering_cells_needs_review() -> None:
     result = track(SLOVO, reading, RU, dictionary_for(RU))
     assert result.status is TurnStatus.NEEDS_REVIEW
     assert result.play is None
-    assert {c.square for c in result.uncertain} >= {(7, 5)}
+    assert {c.square for c in result.uncertain} == {(8, 8), (8, 10)}
+    assert "cannot be read" in result.message
+    # The known С under the hand keeps its letter.
+    assert [m.square for m in result.misreads] == [(7, 5)]
 
 
 def test_uncertain_letter_settled_by_dictionary() -> None:
@@ -143,10 +146,27 @@ def test_withdrawn_play_recognised() -> None:
     assert result.kind is ChangeKind.WITHDRAWN and result.board == SLOVO
 
 
-def test_old_tile_gone_that_is_not_last_play_needs_review() -> None:
+def test_one_known_tile_read_as_empty_is_a_misread() -> None:
     result = track(SLOVO, reading_of(SLOVO.place({(7, 5): None})), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED and result.kind is ChangeKind.UNCHANGED
+    assert [(m.square, m.known, m.read) for m in result.misreads] == [((7, 5), "С", ".")]
+    assert result.board == SLOVO
+
+
+def test_several_known_tiles_gone_need_review() -> None:
+    known = SLOVO.place({(9, 5 + i): Tile(ch) for i, ch in enumerate("КОРОВА")})
+    covered = known.place(dict.fromkeys([(7, 5), (7, 6), (7, 7)]))
+    result = track(known, reading_of(covered), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
+    assert [c.square for c in result.uncertain] == [(7, 5), (7, 6), (7, 7)]
+
+
+def test_last_play_partly_gone_needs_review() -> None:
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
+    last = find_play(SLOVO, after, RU)
+    result = track(after, reading_of(after.place({(6, 9): None})), RU, None, last_play=last)
     assert result.status is TurnStatus.NEEDS_REVIEW
-    assert [c.square for c in result.uncertain] == [(7, 5)]
+    assert "partly taken back" in result.message
 
 
 def test_blank_with_one_possible_letter_is_designated() -> None:

@@ -27,10 +27,12 @@ PHOTOGRAPHED = (Play, Pass, Exchange, ChallengeWithdrawn)
 
 @dataclass(frozen=True)
 class TurnPhoto:
-    """One photo of a game: the JPEG, the event it follows, and the board it shows."""
+    """One photo of a game: the JPEG, the event it follows (`index` in the game's events), and
+    the board it shows."""
 
     jpeg: bytes
     event: Event
+    index: int
     board: Board
 
 
@@ -80,7 +82,7 @@ def turn_photos(
         )
         ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         assert ok
-        yield TurnPhoto(encoded.tobytes(), event, board)
+        yield TurnPhoto(encoded.tobytes(), event, index, board)
 
 
 def main() -> None:
