@@ -73,6 +73,9 @@ class PendingOut(BaseModel):
     turn_id: str
     message: str
     move: MoveOut | None
+    board: list[str] | None = Field(
+        None, description="the board as read, new tiles included (15 board-text rows)"
+    )
     uncertain: list[UncertainOut]
     misreads: list[MisreadOut]
     overlay_url: str
@@ -84,6 +87,9 @@ class GameOut(BaseModel):
     variant: str
     players: list[str]
     options: OptionsIn
+    layout: list[str] = Field(description="premium squares, rows of = - \" ' * + . characters")
+    alphabet: list[str]
+    rack_size: int
     board: list[str]
     turn: str | None
     totals: dict[str, int]
@@ -118,6 +124,23 @@ class GameSummaryOut(BaseModel):
 
 class GamesOut(BaseModel):
     games: list[GameSummaryOut]
+
+
+class VariantOut(BaseModel):
+    """A game variant as the page draws it (from `scorer.variant`)."""
+
+    name: str
+    title: str
+    alphabet: list[str]
+    layout: list[str]
+    blank_name: str
+    blank_symbol: str
+    rack_size: int
+    options: OptionsIn
+
+
+class VariantsOut(BaseModel):
+    variants: list[VariantOut]
 
 
 class CorrectIn(BaseModel):

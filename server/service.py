@@ -34,7 +34,7 @@ from scorer.game import (
 )
 from scorer.sheet import sheet_dict
 from scorer.tracking import Reading, TrackResult, TurnStatus, certain_reading
-from scorer.variant import Variant, VariantError, load_layout, load_variant
+from scorer.variant import Variant, VariantError, load_layout, load_variant, variant_names
 from server.events import event_from_json, event_to_json, fold
 from server.storage import GameRecord, Store, TurnRecord, Tx, now
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
@@ -74,6 +74,27 @@ def check_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> None:
             "too_large",
             f"image is {header.width}x{header.height}, over the {max_pixels / 1e6:.0f} MP limit",
         )
+
+
+def variants_json() -> dict[str, Any]:
+    """`{"variants": [...]}`: each shipped variant's name, title, alphabet, layout rows, blank
+    name and symbol, rack size and default house options, as the phone page draws them."""
+    out = []
+    for name in variant_names():
+        variant = load_variant(name)
+        out.append(
+            {
+                "name": variant.name,
+                "title": variant.title,
+                "alphabet": list(variant.alphabet),
+                "layout": list(variant.layout.rows),
+                "blank_name": variant.blank_name,
+                "blank_symbol": variant.blank_symbol,
+                "rack_size": variant.rack_size,
+                "options": dataclasses.asdict(variant.options),
+            }
+        )
+    return {"variants": out}
 
 
 @dataclass(frozen=True)
@@ -245,6 +266,9 @@ class GameService:
             "variant": record.variant,
             "players": record.players,
             "options": dataclasses.asdict(game.variant.options),
+            "layout": list(game.variant.layout.rows),
+            "alphabet": list(game.variant.alphabet),
+            "rack_size": game.variant.rack_size,
             "board": state.board.rows,
             "turn": None if over else game.players[state.turn],
             "totals": sheet["totals"],
@@ -442,11 +466,14 @@ class GameService:
         else:
             move = self._proposed_move(game, result)
         status = "committed" if turn.committed else "needs_review"
+        # The board as read (new tiles included) lets the page show the whole move under review.
+        board = result.board or result.read_board
         body = {
             "status": status,
             "turn_id": turn_id,
             "message": result.message,
             "move": move,
+            "board": board.rows if board else None,
             "uncertain": [cell.to_dict() for cell in result.uncertain],
             "misreads": [
                 {"square": square_name(*m.square), "known": m.known, "read": m.read}
@@ -455,9 +482,8 @@ class GameService:
             "overlay_url": f"/api/games/{record.id}/turns/{turn_id}/overlay.png",
             "photo_url": f"/api/games/{record.id}/turns/{turn_id}/photo",
         }
-        board = result.board or result.read_board
         state = {
-            "board": board.rows if board else None,
+            "board": body["board"],
             "uncertain": body["uncertain"],
             "play": event_to_json(Play(game.state.turn, result.play)) if result.play else None,
         }
@@ -518,12 +544,17 @@ class GameService:
             tx.set_response(pending.id, body)
             return {**body, "game": self._game_json(tx, record, game)}
 
-    def correct(self, game_id: str, cells: dict[str, str]) -> dict[str, Any]:
-        """Re-evaluate the pending turn with some cells set by a person (board-text characters)."""
+    def correct(
+        self, game_id: str, cells: dict[str, str], blanks_only: bool = False
+    ) -> dict[str, Any]:
+        """Re-evaluate the pending turn with some cells set by a person (board-text characters);
+        `blanks_only`: each cell named must hold a blank in the photo (its letter is being named).
+        """
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
             pending = self._pending(tx, game_id)
             game = self._game(tx, record)
+            variant = game.variant
             rows = pending.state.get("board") or game.state.board.rows
             board = Board.from_rows(rows)
             changes: dict[tuple[int, int], Tile | None] = {}
@@ -532,13 +563,25 @@ class GameService:
                     row, col, _ = parse_position(name)
                     if not board.in_bounds(row, col) or len(char) != 1:
                         raise ValueError(name)
-                    changes[row, col] = None if char == "." else Tile.from_char(char)
+                    tile = None if char == "." else Tile.from_char(char)
                 except (ValueError, BoardTextError) as exc:
                     raise ServiceError(
                         "bad_request",
                         f"cannot set {name!r} to {char!r}: name a square like H8 "
                         "and give one board-text character",
                     ) from exc
+                lettered = tile is not None and tile.letter != UNKNOWN_BLANK
+                if lettered and not variant.has_letter(tile.letter):
+                    raise ServiceError(
+                        "bad_request", f"{char!r} is not a letter of {variant.title}"
+                    )
+                if blanks_only:
+                    held = board.get(row, col)
+                    if held is None or not held.is_blank:
+                        raise ServiceError(
+                            "bad_request", f"the photo shows no {variant.blank_name} on {name}"
+                        )
+                changes[row, col] = tile
             board = board.place(changes)
             uncertain = [
                 cell
@@ -557,7 +600,7 @@ class GameService:
         """Say which letter a blank on `square` stands for."""
         if len(letter) != 1 or not letter.isalpha():
             raise ServiceError("bad_request", f"{letter!r} is not one letter")
-        return self.correct(game_id, {square: letter.lower()})
+        return self.correct(game_id, {square: letter.lower()}, blanks_only=True)
 
     def reject(self, game_id: str) -> dict[str, Any]:
         """Drop the pending photo; returns GAME."""

@@ -8,6 +8,7 @@ game is saved under artifacts/ (git-ignored) at the repository root.
 from __future__ import annotations
 
 import io
+import re
 import socket
 import threading
 import time
@@ -19,7 +20,7 @@ import pytest
 
 from scorer.board import Board
 from scorer.tracking import certain_reading
-from scorer.variant import Variant
+from scorer.variant import Variant, variant_names
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
@@ -87,10 +88,14 @@ class FakeCamera:
 
     def __init__(self) -> None:
         self.readings: dict[bytes, object] = {}
+        self.undrawable: set[bytes] = set()
 
-    def photo(self, folder: Path, name: str, reading: object) -> Path:
+    def photo(self, folder: Path, name: str, reading: object, drawable: bool = True) -> Path:
+        """A photo file read as `reading`; its overlay fails to draw unless `drawable`."""
         data = png(len(self.readings) * 40 + 10)
         self.readings[data] = reading
+        if not drawable:
+            self.undrawable.add(data)
         path = folder / name
         path.write_bytes(data)
         return path
@@ -98,10 +103,11 @@ class FakeCamera:
     def read(self, data: bytes, variant: Variant) -> object:
         return self.readings[data]
 
-
-def overlay(data: bytes, reading: object) -> bytes:
-    """A stand-in overlay image (the real one draws the reading over the photo)."""
-    return png(200)
+    def overlay(self, data: bytes, reading: object) -> bytes:
+        """A stand-in overlay image (the real one draws the reading over the photo)."""
+        if data in self.undrawable:
+            raise ValueError("the overlay cannot be drawn")
+        return png(200)
 
 
 def free_port() -> int:
@@ -122,7 +128,7 @@ def base_url(tmp_path: Path, camera: FakeCamera) -> Iterator[str]:
         db_url=str(tmp_path / "games.db"),
         reader=camera.read,
         data_dir=tmp_path / "data",
-        overlay=overlay,
+        overlay=camera.overlay,
     )
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -177,17 +183,25 @@ def test_short_game_on_the_phone_page(
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(base_url + "/")
 
-    # Create: English, two players, no dictionary (the fake game's words need not be real).
-    page.select_option("#variant", "en")
+    # Create: Эрудит (its «звёздочка» is a "star" in English), two players, words checked by
+    # the Russian dictionary. The variants and their default options come from /api/variants.
+    variants = page.locator("#variant option")
+    expect(variants).to_have_count(len(variant_names()))
+    assert variants.evaluate_all("options => options.map(o => o.value)") == variant_names()
+    page.select_option("#variant", "erudit")
+    expect(page.locator("[data-i18n=blank_scores_letter]")).to_have_text(
+        "A star scores its letter's value"
+    )
     names = page.locator("#players input")
     names.nth(0).fill("Ann")
     names.nth(1).fill("Бора")
-    page.click("#create summary")
-    page.uncheck("input[name=dictionary]")
     page.click("#create button[type=submit]")
     expect(page.locator("#turn-line")).to_have_text("Ann to play")
     game_id = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('game')")
     assert game_id
+    # The board is drawn with the game's own layout: F6 is a plain square on an Эрудит board.
+    expect(page.locator("#board .cell[data-square=B6]")).to_have_class("cell tl")
+    expect(page.locator("#board .cell[data-square=F6]")).to_have_class("cell")
 
     # A photo that is not an image: the API's error is shown plainly, nothing is recorded.
     junk = tmp_path / "notes.txt"
@@ -197,50 +211,82 @@ def test_short_game_on_the_phone_page(
     expect(page.locator("#error-text")).to_contain_text("not a photo")
     page.click("#error-close")
 
-    # Turn 1, read with certainty: CAT through the centre, 10 points, committed at once.
-    first = board_with([(7, 6, True, "CAT")])
-    page.set_input_files("#photo", str(camera.photo(tmp_path, "1.png", certain_reading(first))))
-    expect(page.locator("#result-text")).to_contain_text("Ann: 8G CAT — 10 points")
+    # Turn 1, read with certainty: КОТ through the plain centre, 5 points, committed at once.
+    cat = (7, 6, True, "КОТ")
+    page.set_input_files(
+        "#photo", str(camera.photo(tmp_path, "1.png", certain_reading(board_with([cat]))))
+    )
+    expect(page.locator("#result-text")).to_contain_text("Ann: 8G КОТ — 5 points")
     expect(page.locator("#board .cell.word")).to_have_count(3)
-    assert totals(page) == {"Ann": "10", "Бора": "0"}
+    assert totals(page) == {"Ann": "5", "Бора": "0"}
     expect(page.locator("#turn-line")).to_have_text("Бора to play")
 
-    # Turn 2: HAS down through the A, the H read unsure (H or N): the page asks about H7.
-    second = board_with([(7, 6, True, "CAT"), (6, 7, False, "HAS")])
-    reading = unsure(second, 6, 7, [("H", 0.55), ("N", 0.4)])
+    # Turn 2: КИТ down from the К, the И read unsure (И or О, both words): the page asks about
+    # G9 and shows both new tiles of the photo, the unsure one ringed.
+    whale = (7, 6, False, "КИТ")
+    reading = unsure(board_with([cat, whale]), 8, 6, [("И", 0.55), ("О", 0.4)])
     page.set_input_files("#photo", str(camera.photo(tmp_path, "2.png", reading)))
     doubt = page.locator("#board .cell.uncertain")
     expect(doubt).to_have_count(1)
-    assert doubt.get_attribute("data-square") == "H7"
+    assert doubt.get_attribute("data-square") == "G9"
+    expect(page.locator("#board .cell.new")).to_have_count(2)
     expect(page.locator("#shoot")).to_be_hidden()
     expect(page.locator("#overlay")).to_be_visible()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "browser-review.png"), full_page=True)
 
-    # Tap the cell, pick H from the alphabet: the turn is re-scored and committed.
+    # Tap the cell, pick И from the alphabet: the turn is re-scored and committed.
     doubt.click()
     expect(page.locator("#picker")).to_be_visible()
-    expect(page.locator("#picker-candidates .letter")).to_have_text(["H", "N"])
-    page.click("#picker-letters .letter[data-letter=H]")
-    expect(page.locator("#result-text")).to_contain_text("Бора: H7 HAS — 6 points")
+    expect(page.locator("#picker-candidates .letter")).to_have_text(["И", "О"])
+    page.click("#picker-letters .letter[data-letter=И]")
+    expect(page.locator("#result-text")).to_contain_text("Бора: G8 КИТ — 6 points")
     expect(page.locator("#board .cell.uncertain")).to_have_count(0)
     expect(page.locator("#shoot")).to_be_visible()
 
-    # Ann passes; the sheet has three lines and the totals stand.
+    # Turn 3: Т*К down from the Т with a star (shown as its symbol *): the player chooses its
+    # letter from the dictionary's candidates instead of confirming it unknown. No overlay could
+    # be drawn for this photo: the page shows the photo itself.
+    reading = certain_reading(board_with([cat, whale, (7, 8, False, "Т?К")]))
+    page.set_input_files("#photo", str(camera.photo(tmp_path, "3.png", reading, drawable=False)))
+    expect(page.locator("#overlay")).to_have_attribute("src", re.compile(r"/turns/\w+/photo$"))
+    expect(page.locator("#blanks p")).to_have_text("Star on I9 stands for:")
+    expect(page.locator("#result-text")).to_contain_text("Ann: I8 Т*К — 4 points")
+    expect(page.locator("#board .cell[data-square=I9]")).to_have_text("*")
+    expect(page.locator("#board .cell.new")).to_have_count(2)
+    expect(page.locator("#confirm")).to_be_hidden()
+    expect(page.locator("#blanks .letter")).to_have_text(["И", "О", "У", "Э", "Ю"])
+    page.screenshot(path=str(ARTIFACTS / "browser-blank.png"), full_page=True)
+    page.click("#blanks .letter[data-letter=О]")
+    expect(page.locator("#result-text")).to_contain_text("Ann: I8 ТоК — 4 points")
+    expect(page.locator("#board .cell[data-square=I9]")).to_have_text("О")
+
+    # Turn 4: КОТЖЖ is not in the dictionary: the move waits, the two new tiles shown; confirmed.
+    board = board_with([(7, 6, True, "КОТЖЖ"), whale, (7, 8, False, "ТоК")])
+    page.set_input_files("#photo", str(camera.photo(tmp_path, "4.png", certain_reading(board))))
+    expect(page.locator("#result-text")).to_contain_text("Бора: 8G КОТЖЖ — 15 points")
+    expect(page.locator("#result-text")).to_contain_text("not in the dictionary")
+    fresh = page.locator("#board .cell.new")
+    expect(fresh).to_have_count(2)
+    assert fresh.evaluate_all("cells => cells.map(c => c.dataset.square)") == ["J8", "K8"]
+    page.click("#confirm")
+    expect(page.locator("#review")).to_be_hidden()
+    assert totals(page) == {"Ann": "9", "Бора": "21"}
+
+    # Ann passes; the sheet has five lines.
     page.click("#pass")
-    expect(page.locator("#sheet tbody tr")).to_have_count(3)
-    expect(page.locator("#sheet tbody tr").nth(2)).to_contain_text("pass")
-    assert totals(page) == {"Ann": "10", "Бора": "6"}
+    expect(page.locator("#sheet tbody tr")).to_have_count(5)
+    expect(page.locator("#sheet tbody tr").nth(4)).to_contain_text("pass")
     expect(page.locator("#gcg")).to_have_attribute("href", f"/api/games/{game_id}/gcg")
 
-    # The players stop: Ann holds E (1), Бора holds Q (10); each loses the value of the rack.
+    # The players stop: Ann holds А (1), Бора holds Ф (10); each loses the value of the rack.
     page.click("#end")
-    page.fill("#ask input[name='rack:Ann']", "e")
-    page.fill("#ask input[name='rack:Бора']", "q")
+    page.fill("#ask input[name='rack:Ann']", "а")
+    page.fill("#ask input[name='rack:Бора']", "ф")
     page.click("#ask button[value=ok]")
-    expect(page.locator("#turn-line")).to_have_text("Game over. Winner: Ann")
+    expect(page.locator("#turn-line")).to_have_text("Game over. Winner: Бора")
     expect(page.locator("#shoot")).to_be_hidden()
-    assert totals(page) == {"Ann": "9", "Бора": "-4"}
+    assert totals(page) == {"Ann": "8", "Бора": "11"}
     shot = ARTIFACTS / "browser-game.png"
     page.screenshot(path=str(shot), full_page=True)
     print(f"screenshot: {shot}")
@@ -253,6 +299,7 @@ def test_short_game_on_the_phone_page(
     expect(viewer.locator("#readonly-note")).to_be_visible()
     expect(viewer.locator("#shoot")).to_be_hidden()
     expect(viewer.locator("#actions")).to_be_hidden()
-    expect(viewer.locator("#turn-line")).to_have_text("Игра окончена. Победитель: Ann")
-    assert totals(viewer) == {"Ann": "9", "Бора": "-4"}
+    expect(viewer.locator("#turn-line")).to_have_text("Игра окончена. Победитель: Бора")
+    expect(viewer.locator("[data-i18n=is_blank]")).to_have_text("Звёздочка (строчная буква)")
+    assert totals(viewer) == {"Ann": "8", "Бора": "11"}
     assert errors == []

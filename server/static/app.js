@@ -7,7 +7,7 @@ const I18N = {
     add_player: "+ player", remove_player: "− player", options: "Options",
     challenge_rule: "Challenge rule", challenge_double: "Double challenge (loser loses a turn)",
     challenge_five: "Five points to the challenged player",
-    blank_scores_letter: "A blank scores its letter's value",
+    blank_scores_letter: "A {blank} scores its letter's value",
     dictionary: "Check words in the dictionary", finish_line: "Finish line (0: off)",
     create: "Start the game", join: "Join a game", join_link: "Link from another phone",
     open: "Open", recent: "My games", read_only: "View only: this link has no game token.",
@@ -19,13 +19,13 @@ const I18N = {
     score: "Score", total: "Total", gcg: "GCG", csv: "CSV", print: "Printable sheet",
     share: "Share", share_help: "Players' phones need the link with the token; anyone can watch with the view link.",
     link_players: "Link for players", link_view: "View-only link", candidates: "Most likely:",
-    is_blank: "Blank tile (lower case)", empty_cell: "Empty", unknown_blank: "Blank, letter ?",
+    is_blank: "{Blank} (lower case)", empty_cell: "Empty", unknown_blank: "{Blank}, letter ?",
     cancel: "Cancel", ok: "OK", player_n: "Player {n}", to_play: "{name} to play",
     finished: "Game over", winners: "Winner: {names}", bag: "Bag: {bag} · unseen: {unseen}",
     committed: "{player}: {position} {word} — {score} points",
     needs_review: "Not sure about {n} cell(s): check them on the board.",
     no_move: "The photo was read, but no move was found yet.",
-    blank_for: "Blank on {square} stands for:", cell: "Cell {square}",
+    blank_for: "{Blank} on {square} stands for:", cell: "Cell {square}",
     exchange_title: "Exchange how many tiles?", challenge_title: "Challenge the last play",
     challenger: "Who challenges?", verdict: "Are the words valid?",
     verdict_dictionary: "Let the dictionary decide", verdict_valid: "Valid", verdict_invalid: "Not valid",
@@ -42,13 +42,15 @@ const I18N = {
     err_review_pending: "Finish the review of the last photo first.",
     err_game_finished: "The game is over.", err_illegal_play: "That play is not allowed",
     err_not_found: "No such game.",
+    // A variant's blank_name (scorer/data/variants) → this language's word for it.
+    blank_names: { blank: "blank", "звёздочка": "star" },
   },
   ru: {
     title: "Счётчик", new_game: "Новая игра", variant: "Игра", players: "Игроки",
     add_player: "+ игрок", remove_player: "− игрок", options: "Правила",
     challenge_rule: "Оспаривание", challenge_double: "Проигравший спор пропускает ход",
     challenge_five: "Пять очков тому, чьё слово оспорили",
-    blank_scores_letter: "Пустышка стоит как её буква",
+    blank_scores_letter: "{Blank} стоит как её буква",
     dictionary: "Проверять слова по словарю", finish_line: "Игра до (0 — без предела)",
     create: "Начать игру", join: "Присоединиться", join_link: "Ссылка с другого телефона",
     open: "Открыть", recent: "Мои игры", read_only: "Только просмотр: в ссылке нет ключа игры.",
@@ -60,14 +62,14 @@ const I18N = {
     move: "Ход", score: "Очки", total: "Сумма", gcg: "GCG", csv: "CSV", print: "Для печати",
     share: "Поделиться", share_help: "Телефонам игроков нужна ссылка с ключом; смотреть можно по ссылке для просмотра.",
     link_players: "Ссылка для игроков", link_view: "Ссылка для просмотра",
-    candidates: "Скорее всего:", is_blank: "Пустышка (строчная буква)", empty_cell: "Пусто",
-    unknown_blank: "Пустышка, буква ?", cancel: "Отмена", ok: "OK", player_n: "Игрок {n}",
+    candidates: "Скорее всего:", is_blank: "{Blank} (строчная буква)", empty_cell: "Пусто",
+    unknown_blank: "{Blank}, буква ?", cancel: "Отмена", ok: "OK", player_n: "Игрок {n}",
     to_play: "Ходит {name}", finished: "Игра окончена", winners: "Победитель: {names}",
     bag: "В мешке: {bag} · не видно: {unseen}",
     committed: "{player}: {position} {word} — {score} очк.",
     needs_review: "Не уверен в клетках ({n}): проверьте их на доске.",
     no_move: "Фото прочитано, но хода пока не видно.",
-    blank_for: "Пустышка на {square} — это буква:", cell: "Клетка {square}",
+    blank_for: "{Blank} на {square} — это буква:", cell: "Клетка {square}",
     exchange_title: "Сколько фишек меняете?", challenge_title: "Оспорить последний ход",
     challenger: "Кто оспаривает?", verdict: "Слова допустимы?",
     verdict_dictionary: "Решит словарь", verdict_valid: "Да", verdict_invalid: "Нет",
@@ -84,42 +86,51 @@ const I18N = {
     err_review_pending: "Сначала закончите проверку прошлого фото.",
     err_game_finished: "Игра уже окончена.", err_illegal_play: "Такой ход невозможен",
     err_not_found: "Такой игры нет.",
+    blank_names: { blank: "пустышка", "звёздочка": "звёздочка" },
   },
 };
 
-// Letters and board layouts per variant (copies of scorer/data; the page only needs them to draw).
-const ALPHABETS = {
-  en: "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-  ru: "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ",
-  erudit: "АБВГДЕЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ",
-  uk: "АБВГҐДЕЄЖЗИІЇЙКЛМНОПРСТУФХЦЧШЩЬЮЯ'",
-};
-const SCRABBLE = [
-  "=..'...=...'..=", ".-...\"...\"...-.", "..-...'.'...-..", "'..-...'...-..'",
-  "....-.....-....", ".\"...\"...\"...\".", "..'...'.'...'..", "=..'...*...'..=",
-];
-const ERUDIT = [
-  "=..'...=...'..=", ".-...\"...\"...-.", "..-...'.'...-..", "'..-...'...-..'",
-  "....-.....-....", ".\"...........\".", "..'...'.'...'..", "=..'...+...'..=",
-];
-const mirror = (top) => [...top, ...top.slice(0, 7).reverse()];
-const LAYOUTS = { en: mirror(SCRABBLE), ru: mirror(SCRABBLE), uk: mirror(SCRABBLE), erudit: mirror(ERUDIT) };
-const PREMIUM_CLASS = { "'": "dl", '"': "tl", "-": "dw", "=": "tw", "*": "centre", "+": "centre" };
+// Layout characters (RULES.md §1) → cell classes; "+" is a centre square with no premium.
+const PREMIUM_CLASS = { "'": "dl", '"': "tl", "-": "dw", "=": "tw", "*": "centre", "+": "start" };
 const COLUMNS = "ABCDEFGHIJKLMNO";
 const POLL_MS = 5000;
 
 const $ = (id) => document.getElementById(id);
 // `turn`: the last photo's answer, shown until the game moves on (`turnMoves`: the sheet length then).
-const state = { lang: "en", id: null, token: null, game: null, turn: null, turnMoves: 0, prevBoard: null, busy: false };
+// `variants`: GET /api/variants by name (titles, blank names, default options).
+// `noOverlay`: overlay URLs that failed to load; the photo itself is shown instead.
+const state = {
+  lang: "en", id: null, token: null, game: null, turn: null, turnMoves: 0, prevBoard: null, busy: false,
+  variants: new Map(), noOverlay: new Set(),
+};
+
+// The variant the page is about: the open game's, else the one chosen in the new-game form.
+function currentVariant() {
+  const name = state.game ? state.game.variant : $("variant").value;
+  return state.variants.get(name);
+}
+
+// The blank's name in the interface language («звёздочка» in Эрудит, "blank" in Scrabble).
+function blankName() {
+  const name = (currentVariant() || {}).blank_name || "blank";
+  return I18N[state.lang].blank_names[name] ?? I18N.en.blank_names[name] ?? name;
+}
 
 function t(key, vars = {}) {
   const text = I18N[state.lang][key] ?? I18N.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => String(vars[name] ?? ""));
+  const blank = blankName();
+  const all = { blank, Blank: blank.charAt(0).toUpperCase() + blank.slice(1), ...vars };
+  return text.replace(/\{(\w+)\}/g, (_, name) => String(all[name] ?? ""));
+}
+
+// The fixed texts; some name the blank, so they follow the variant as well as the language.
+function applyTexts() {
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
 }
 
 function applyLanguage() {
   document.documentElement.lang = state.lang;
-  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  applyTexts();
   $("lang").textContent = state.lang === "ru" ? "EN" : "RU";
   renderPlayerInputs();
   if (state.game) render();
@@ -255,6 +266,7 @@ function route() {
 }
 
 function showHome() {
+  applyTexts();
   $("game").hidden = true;
   $("home").hidden = false;
   const list = recentGames();
@@ -301,13 +313,35 @@ function changePlayers(delta) {
   renderPlayerInputs();
 }
 
+// The variants the server knows, in the new-game form.
+async function loadVariants() {
+  const { variants } = await api("GET", "/api/variants");
+  state.variants = new Map(variants.map((v) => [v.name, v]));
+  const select = $("variant");
+  select.replaceChildren(...variants.map((v) => element("option", { value: v.name, textContent: v.title })));
+  showVariantDefaults();
+}
+
+// A newly chosen variant: its default house options in the form, its blank's name in the texts.
+function showVariantDefaults() {
+  const variant = currentVariant();
+  if (!variant) return;
+  const form = $("create");
+  form.elements.challenge.value = variant.options.challenge;
+  form.elements.blank_scores_letter.checked = variant.options.blank_scores_letter;
+  form.elements.finish_line.value = variant.options.finish_line;
+  applyTexts();
+}
+
 async function createGame(event) {
   event.preventDefault();
   const form = new FormData($("create"));
+  const variant = state.variants.get(String(form.get("variant")));
   const body = {
     variant: form.get("variant"),
     players: form.getAll("player").map((name) => String(name).trim()),
     options: {
+      ...(variant ? variant.options : {}),
       challenge: form.get("challenge"),
       blank_scores_letter: form.has("blank_scores_letter"),
       finish_line: Number(form.get("finish_line") || 0),
@@ -341,14 +375,13 @@ function parsePosition(position) {
 
 const squareName = (row, col) => `${COLUMNS[col]}${row + 1}`;
 
-// The squares a move's main word covers, with the board character on each.
+// The squares a move's main word covers.
 function wordSquares(move) {
   const start = move && move.kind === "play" ? parsePosition(move.position) : null;
   if (!start) return [];
-  return [...move.word].map((ch, i) => ({
+  return [...move.word].map((_, i) => ({
     row: start.row + (start.across ? 0 : i),
     col: start.col + (start.across ? i : 0),
-    ch,
   }));
 }
 
@@ -361,19 +394,20 @@ function renderBoard() {
   const game = state.game;
   const pending = game.pending;
   const rows = game.board.map((line) => [...line]);
-  const layout = LAYOUTS[game.variant] || LAYOUTS.en;
   const word = new Set();
   const fresh = new Set();
   const uncertain = new Map();
 
   if (pending) {
-    for (const sq of wordSquares(pending.move)) {
-      word.add(`${sq.row},${sq.col}`);
-      if (rows[sq.row][sq.col] === ".") {
-        rows[sq.row][sq.col] = sq.ch;
-        fresh.add(`${sq.row},${sq.col}`);
-      }
-    }
+    // The board as read: every tile not on the game's board yet is new, certain or not.
+    (pending.board || []).forEach((line, r) =>
+      [...line].forEach((ch, c) => {
+        if (ch === rows[r][c]) return;
+        rows[r][c] = ch;
+        if (ch !== ".") fresh.add(`${r},${c}`);
+      }),
+    );
+    for (const sq of wordSquares(pending.move)) word.add(`${sq.row},${sq.col}`);
     for (const cell of pending.uncertain || []) uncertain.set(`${cell.row},${cell.col}`, cell);
   } else {
     for (const sq of wordSquares(lastPlay(game))) {
@@ -389,18 +423,21 @@ function renderBoard() {
       const key = `${r},${c}`;
       let ch = rows[r][c];
       const doubt = uncertain.get(key);
-      if (doubt && ch === "." && doubt.candidates && doubt.candidates.length) ch = doubt.candidates[0];
+      if (doubt && ch === "." && doubt.candidates && doubt.candidates.length) {
+        ch = doubt.candidates[0];
+        if (ch !== ".") fresh.add(key);
+      }
       const cell = document.createElement(editable ? "button" : "div");
       if (editable) cell.type = "button";
       cell.className = "cell";
       cell.dataset.square = squareName(r, c);
       cell.setAttribute("role", "gridcell");
-      const premium = PREMIUM_CLASS[layout[r][c]];
+      const premium = PREMIUM_CLASS[game.layout[r][c]];
       if (ch === ".") {
         if (premium) cell.classList.add(premium);
       } else {
         cell.classList.add("tile");
-        cell.textContent = ch === "?" ? "?" : ch.toUpperCase();
+        cell.textContent = shownWord(ch).toUpperCase();
         if (ch === "?" || ch !== ch.toUpperCase()) cell.classList.add("blank");
       }
       if (word.has(key)) cell.classList.add("word");
@@ -429,7 +466,7 @@ function pickLetter(row, col, current, doubt) {
   const square = squareName(row, col);
   const dialog = $("picker");
   const blankOnly = current === "?";
-  const alphabet = [...(ALPHABETS[state.game.variant] || ALPHABETS.en)];
+  const alphabet = state.game.alphabet;
   const isBlank = $("picker-blank");
   isBlank.checked = current !== "." && current !== current.toUpperCase();
   isBlank.parentElement.hidden = blankOnly;
@@ -495,7 +532,7 @@ function radios(name, choices) {
 }
 
 async function exchangeTiles() {
-  const count = element("input", { type: "number", name: "count", min: 1, max: 9, value: 7, required: true, inputMode: "numeric" });
+  const count = element("input", { type: "number", name: "count", min: 1, max: state.game.rack_size, value: state.game.rack_size, required: true, inputMode: "numeric" });
   const form = await ask(t("exchange_title"), [count]);
   if (form) await act(async () => takeGame(await api("POST", gamePath("/exchange"), { count: Number(form.get("count")) })));
 }
@@ -581,10 +618,15 @@ function showOverlay(visible) {
 
 // ---- rendering ----
 
+// A word as players see it: a blank whose letter is not known yet shows the variant's symbol.
+function shownWord(word) {
+  return word.replaceAll("?", (currentVariant() || {}).blank_symbol || "?");
+}
+
 function moveText(move) {
-  if (move.kind === "play") return `${move.position} ${move.word}`;
+  if (move.kind === "play") return `${move.position} ${shownWord(move.word)}`;
   const label = t(`kind_${move.kind}`);
-  if (move.kind === "withdrawn") return `${move.position} ${move.word}, ${label}`;
+  if (move.kind === "withdrawn") return `${move.position} ${shownWord(move.word)}, ${label}`;
   return move.word ? `${label}: ${move.word}` : label;
 }
 
@@ -599,19 +641,22 @@ function renderResult() {
   }
   const lines = [];
   if (turn.move) {
-    lines.push(t("committed", { player: turn.move.player, position: turn.move.position, word: turn.move.word, score: turn.move.score }));
+    lines.push(t("committed", { player: turn.move.player, position: turn.move.position, word: shownWord(turn.move.word), score: turn.move.score }));
     const words = turn.move.words || [];
-    if (words.length > 1) lines.push(words.map((w) => `${w.word} ${w.score}`).join(" · "));
+    if (words.length > 1) lines.push(words.map((w) => `${shownWord(w.word)} ${w.score}`).join(" · "));
   } else if (turn.status === "needs_review") {
     lines.push(t("no_move"));
   }
-  if (turn.status === "needs_review") lines.push(t("needs_review", { n: (turn.uncertain || []).length }));
+  const doubts = (turn.uncertain || []).length;
+  if (turn.status === "needs_review" && doubts) lines.push(t("needs_review", { n: doubts }));
   if (turn.message) lines.push(turn.message);
   $("result-text").replaceChildren(...lines.map((text, i) => element(i === 0 ? "strong" : "p", { textContent: text })));
 
   const reviewing = Boolean(game.pending);
   $("review").hidden = !reviewing;
-  $("confirm").hidden = !(reviewing && state.token && game.pending.move);
+  // A new blank still needs its letter: it is chosen below rather than confirmed unknown.
+  const confirmable = reviewing && game.pending.move && newUnknownBlanks(game.pending).length === 0;
+  $("confirm").hidden = !(state.token && confirmable);
   $("reject").hidden = !(reviewing && state.token);
   $("misreads").replaceChildren(
     ...(turn.misreads || []).map((m) => element("li", { textContent: `${m.square}: ${m.known} → ${m.read}` })),
@@ -619,20 +664,35 @@ function renderResult() {
   renderBlankChoices(reviewing ? game.pending : null);
 
   const img = $("overlay");
-  if (turn.overlay_url && img.getAttribute("src") !== turn.overlay_url) img.src = turn.overlay_url;
+  const picture = state.noOverlay.has(turn.overlay_url) ? turn.photo_url : turn.overlay_url;
+  if (picture && img.getAttribute("src") !== picture) {
+    img.dataset.photo = turn.photo_url;
+    img.src = picture;
+  }
   $("show-photo").hidden = !turn.overlay_url;
   $("show-photo").textContent = img.hidden ? t("show_photo") : t("hide_photo");
+}
+
+// The squares of the photo's new blanks whose letter is not known yet.
+function newUnknownBlanks(pending) {
+  const squares = [];
+  (pending.board || []).forEach((line, row) =>
+    [...line].forEach((ch, col) => {
+      if (ch === "?" && state.game.board[row][col] !== "?") squares.push({ row, col });
+    }),
+  );
+  return squares;
 }
 
 // Blanks read without their letter: the letter comes from the player, offered as buttons.
 function renderBlankChoices(pending) {
   const box = $("blanks");
-  const unknown = pending && state.token ? wordSquares(pending.move).filter((sq) => sq.ch === "?") : [];
+  const unknown = pending && state.token ? newUnknownBlanks(pending) : [];
   box.replaceChildren(
     ...unknown.map((sq) => {
       const square = squareName(sq.row, sq.col);
       const doubt = (pending.uncertain || []).find((u) => u.square === square);
-      const letters = doubt && doubt.candidates && doubt.candidates.length ? doubt.candidates : [...(ALPHABETS[state.game.variant] || "")];
+      const letters = doubt && doubt.candidates && doubt.candidates.length ? doubt.candidates : state.game.alphabet;
       const row = element("div", { className: "letters" });
       row.append(
         ...letters.map((letter) =>
@@ -651,7 +711,7 @@ function renderSheet() {
   const rows = game.moves.map((move, i) => {
     const tr = document.createElement("tr");
     if (move.kind !== "play") tr.className = "minor";
-    const words = (move.words || []).length > 1 ? move.words.map((w) => `${w.word} ${w.score}`).join(", ") : "";
+    const words = (move.words || []).length > 1 ? move.words.map((w) => `${shownWord(w.word)} ${w.score}`).join(", ") : "";
     const cells = [i + 1, move.player, moveText(move), move.score, move.total];
     cells.forEach((value, j) => {
       const td = element("td", { textContent: String(value) });
@@ -697,6 +757,7 @@ function render() {
   const game = state.game;
   if (!game) return;
   const writable = Boolean(state.token);
+  applyTexts();
   $("readonly-note").hidden = writable;
   $("shoot").hidden = !writable || game.finished || Boolean(game.pending);
   $("actions").hidden = !writable;
@@ -721,7 +782,7 @@ async function poll() {
   }
 }
 
-function init() {
+async function init() {
   const browserLang = (navigator.language || "en").toLowerCase().startsWith("ru") ? "ru" : "en";
   state.lang = localStorage.getItem("scorekeeper.lang") || browserLang;
   $("lang").addEventListener("click", () => {
@@ -733,6 +794,7 @@ function init() {
   $("add-player").addEventListener("click", () => changePlayers(1));
   $("remove-player").addEventListener("click", () => changePlayers(-1));
   $("create").addEventListener("submit", createGame);
+  $("variant").addEventListener("change", showVariantDefaults);
   $("join").addEventListener("submit", joinGame);
   $("photo").addEventListener("change", uploadPhoto);
   $("confirm").addEventListener("click", () => act(async () => takeTurn(await api("POST", gamePath("/review/confirm")))));
@@ -743,10 +805,17 @@ function init() {
   $("undo").addEventListener("click", undoTurn);
   $("end").addEventListener("click", endGame);
   $("show-photo").addEventListener("click", () => showOverlay($("overlay").hidden));
+  $("overlay").addEventListener("error", (event) => {
+    const img = event.target;
+    if (img.getAttribute("src") === img.dataset.photo) return;
+    state.noOverlay.add(img.getAttribute("src"));
+    img.src = img.dataset.photo;
+  });
   for (const id of ["share-write", "share-read"]) $(id).addEventListener("focus", (e) => e.target.select());
   window.addEventListener("hashchange", route);
   setInterval(poll, POLL_MS);
   applyLanguage();
+  await act(loadVariants);
   route();
 }
 
