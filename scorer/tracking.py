@@ -500,7 +500,7 @@ def _finish(
         wanted = {s: candidates.get(s, []) for s in new_blanks}
         if any(len(letters) != 1 for letters in wanted.values()):
             cells = tuple(
-                UncertainCell(s, tuple(letters), f"{variant.blank_name}: choose its letter")
+                UncertainCell(s, tuple(letters), "blank: choose its letter")
                 for s, letters in wanted.items()
             )
             listed = "; ".join(
@@ -508,7 +508,7 @@ def _finish(
             )
             return TrackResult(
                 TurnStatus.NEEDS_REVIEW,
-                f"the letter of a new {variant.blank_name} is not settled: {listed}",
+                f"the letter of a new blank is not settled: {listed}",
                 rotation,
                 kind,
                 board,

@@ -3,6 +3,7 @@ variant mask of the whole pipeline."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from importlib import resources
 from pathlib import Path
@@ -171,3 +172,18 @@ def test_pipeline_masks_letters_outside_the_variant_and_turns_the_board(shared) 
     decoded = decode_photo(data)
     seen = locate_grid(decoded.image, 15, 15, load_variant("en").layout.rows).corners
     assert np.allclose(np.array(english.corners)[1], seen[0], atol=1.0)
+
+
+def test_overlay_of_a_turned_board_marks_uncertain_empty_cells() -> None:
+    # The grid seen upside down: corners in board order run right-to-left across the photo.
+    reading = _reading()
+    conf = [row[:] for row in reading.confidence]
+    conf[3][4] = 0.2  # an uncertain empty cell gets a box
+    turned = dataclasses.replace(
+        reading,
+        confidence=conf,
+        corners=[[690.0, 690.0], [110.0, 700.0], [100.0, 80.0], [700.0, 90.0]],
+    )
+    picture = draw_overlay(np.full((800, 800, 3), 90, np.uint8), turned, threshold=0.5)
+    rgb = picture[..., ::-1].reshape(-1, 3).astype(int)
+    assert (np.abs(rgb - UNSURE_RGB).sum(axis=1) < 40).sum() > 50

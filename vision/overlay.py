@@ -74,8 +74,14 @@ def draw_overlay(
             colour = SURE_RGB if sure else UNSURE_RGB
             if char == ".":
                 if not sure:
-                    corner = project([[c + 0.15, r + 0.15], [c + 0.85, r + 0.85]])
-                    draw.rectangle([tuple(corner[0]), tuple(corner[1])], outline=colour, width=2)
+                    # A polygon, not a rectangle: the board may be turned in the photo.
+                    box = [
+                        [c + 0.15, r + 0.15],
+                        [c + 0.85, r + 0.15],
+                        [c + 0.85, r + 0.85],
+                        [c + 0.15, r + 0.85],
+                    ]
+                    draw.polygon([tuple(p) for p in project(box)], outline=colour, width=2)
                 continue
             x, y = project([[c + 0.5, r + 0.5]])[0]
             draw.text(
