@@ -1,0 +1,142 @@
+"""The cell classifier and orientation vote, on boards freshly rendered in a held-out style."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scorer.variant import load_variant, variant_names
+from vision.classify import (
+    BLANK,
+    EMPTY,
+    LABELS,
+    LATIN,
+    LOOK_ALIKES,
+    STAR,
+    VISUAL_CLASSES,
+    CellClassifier,
+    cut_cells,
+    read_cells,
+    variant_labels,
+    visual_class,
+)
+from vision.orient import choose_rotation, rotate_predictions
+
+pytest.importorskip("PIL", reason="rendering test boards needs Pillow (dev extra)")
+
+from training.dataset import rectify_to_grid  # noqa: E402
+from training.render import Pose, random_style, render_board_photo  # noqa: E402
+
+RU_ROWS = [
+    "...............",
+    "...............",
+    "..КОШКА........",
+    "......Р........",
+    "......ЁЖИК.....",
+    "......М..Ю.....",
+    "......Л..Щ.....",
+    ".....ЗЕБРА.....",
+    "......?..Ф.....",
+    "...ГИДРОЦЕНТР..",
+    "...........Ы...",
+    "...........Ь...",
+    "...........Э...",
+    "..........ЯЙЦУЧ",
+    "...............",
+]
+EN_ROWS = [
+    row.translate(str.maketrans("КОШАРЁЖИЮМЛЩЗЕБФГДЦНТЫЬЭЯЙУЧ", "QUIZJAXVWMLYBEGOSDFNTPKRCHEV"))
+    for row in RU_ROWS
+]
+
+
+def expected(rows: list[str], variant: str) -> list[str]:
+    star = load_variant(variant).blank_symbol == "*"
+    return [
+        EMPTY if ch == "." else (STAR if star else BLANK) if ch in "?*" else ch
+        for line in rows
+        for ch in line
+    ]
+
+
+def rendered_grid(rows: list[str], variant: str, seed: int, turns: int = 0) -> np.ndarray:
+    """A board in the held-out renderer style, photographed, rectified with its true corners."""
+    style = random_style(np.random.default_rng(seed), "heldout")
+    pose = Pose(quarter_turns=turns, angle=4.0, tilt=20.0, tilt_direction=30.0, fill=0.85)
+    photo, corners, _ = render_board_photo(rows, variant, style, seed, (800, 800), pose)
+    return rectify_to_grid(photo, corners, CellClassifier.cell_px)
+
+
+@pytest.fixture(scope="module")
+def classifier() -> CellClassifier:
+    return CellClassifier()
+
+
+def test_class_lists_cover_every_variant() -> None:
+    assert len(set(LABELS)) == len(LABELS)
+    assert len(set(VISUAL_CLASSES)) == len(VISUAL_CLASSES)
+    assert set(VISUAL_CLASSES) <= set(LABELS)
+    for name in variant_names():
+        labels = variant_labels(load_variant(name))
+        assert set(labels) <= set(LABELS)
+        # Within one variant no two labels share a visual class, so the mask maps back one-to-one.
+        assert len({visual_class(label) for label in labels}) == len(labels)
+    assert all(VISUAL_CLASSES[visual_class(c)] == latin for c, latin in LOOK_ALIKES.items())
+    assert STAR in variant_labels(load_variant("erudit"))
+    assert STAR not in variant_labels(load_variant("en"))
+
+
+def test_cut_cells_shape_and_size_check() -> None:
+    grid = np.zeros((15 * 32, 15 * 32, 3), np.uint8)
+    grid[32:64, 64:96] = 255
+    crops = cut_cells(grid, 15, 15, 32, 4)
+    assert crops.shape == (225, 40, 40, 3)
+    assert crops[15 + 2, 4:36, 4:36].min() == 255
+    with pytest.raises(ValueError, match="expected 480×480"):
+        cut_cells(np.zeros((400, 480, 3), np.uint8))
+
+
+@pytest.mark.parametrize(
+    ("rows", "variant", "seed"), [(RU_ROWS, "ru", 424242), (EN_ROWS, "en", 515151)]
+)
+def test_reads_a_held_out_board(
+    classifier: CellClassifier, rows: list[str], variant: str, seed: int
+) -> None:
+    preds = classifier.predict(rendered_grid(rows, variant, seed))
+    assert preds.joint.shape == (225, 4, len(VISUAL_CLASSES))
+    assert np.allclose(preds.joint.sum(axis=(1, 2)), 1.0)
+    reading = [cell.label for line in read_cells(preds, load_variant(variant)) for cell in line]
+    truth = expected(rows, variant)
+    tiles = [i for i, label in enumerate(truth) if label != EMPTY]
+    assert sum(reading[i] == truth[i] for i in tiles) >= 0.9 * len(tiles)
+    assert sum(reading[i] == EMPTY for i, t in enumerate(truth) if t == EMPTY) >= 0.98 * (
+        225 - len(tiles)
+    )
+
+
+def test_russian_mask_never_returns_latin(classifier: CellClassifier) -> None:
+    preds = classifier.predict(rendered_grid(EN_ROWS, "en", 616161))
+    cells = [cell for line in read_cells(preds, load_variant("ru")) for cell in line]
+    for cell in cells:
+        assert cell.label not in LATIN
+        assert all(label not in LATIN for label, _ in cell.top3)
+        assert 0.0 <= cell.confidence <= 1.0
+        assert [p for _, p in cell.top3] == sorted((p for _, p in cell.top3), reverse=True)
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_orientation_of_a_turned_board(classifier: CellClassifier, turns: int) -> None:
+    upright = rendered_grid(RU_ROWS, "ru", 717171)
+    preds = classifier.predict(np.ascontiguousarray(np.rot90(upright, turns)))
+    k, confidence = choose_rotation(preds)
+    assert k == turns and confidence > 0.9
+    reading = read_cells(rotate_predictions(preds, k), load_variant("ru"))
+    labels = [cell.label for line in reading for cell in line]
+    truth = expected(RU_ROWS, "ru")
+    assert sum(a == b for a, b in zip(labels, truth, strict=True)) >= 0.95 * 225
+
+
+def test_empty_grid_has_no_rotation_vote(classifier: CellClassifier) -> None:
+    grid = np.full((15 * 32, 15 * 32, 3), 90, np.uint8)
+    k, confidence = choose_rotation(classifier.predict(grid))
+    assert (k, confidence) == (0, 0.25)

@@ -1,0 +1,170 @@
+"""Training and held-out cell crops cut from rendered board photos, the way the reader cuts them.
+
+Each synthetic photo is warped back to the canonical grid image with slightly wrong corners (as a
+real locator would find them) and cut with `vision.classify.cut_cells`, so crops carry real
+neighbouring context and misalignment. `python -m training.dataset --boards N` previews a build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.variant import load_variant
+from training.render import GRID, Split, random_rows, random_style, render_board_photo
+from vision.classify import (
+    BLANK,
+    CELL_PX,
+    CROP_PX,
+    EMPTY,
+    MARGIN_PX,
+    STAR,
+    cut_cells,
+    visual_class,
+)
+from vision.rectify import rectify
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+REAL_CROPS = SHARED / "realphotos" / "erudit" / "tile_crops"
+REAL_BOARDS = SHARED / "realphotos" / "english" / "boards"
+
+# Editions a synthetic board imitates: (variant for layout and tile values, blank look).
+EDITIONS: tuple[tuple[str, str], ...] = (
+    ("en", "?"),
+    ("ru", "?"),
+    ("uk", "?"),
+    ("erudit", "*"),
+    ("pl", "?"),
+)
+
+
+@dataclass(frozen=True)
+class Crops:
+    """Cell crops (uint8 [N, crop, crop, 3] BGR, upright) and their visual class indices."""
+
+    images: np.ndarray
+    labels: np.ndarray
+
+    @staticmethod
+    def concat(parts: list[Crops]) -> Crops:
+        return Crops(
+            np.concatenate([p.images for p in parts]), np.concatenate([p.labels for p in parts])
+        )
+
+
+def _label(ch: str) -> int:
+    if ch == ".":
+        return visual_class(EMPTY)
+    if ch == "*":
+        return visual_class(STAR)
+    if ch == "?" or ch.islower():
+        return visual_class(BLANK)
+    return visual_class(ch)
+
+
+def rectify_to_grid(photo: np.ndarray, corners: np.ndarray, cell_px: int = CELL_PX) -> np.ndarray:
+    """The reader's own warp (vision.rectify) of the grid given by corners (board order)."""
+    return rectify(photo, corners, cell_px, GRID, GRID)
+
+
+def board_crops(seed: int, split: Split, keep_empty: float = 0.35) -> Crops:
+    """All tile crops and a share of the empty ones from one rendered photo."""
+    rng = np.random.default_rng(seed)
+    variant_name, blank = EDITIONS[int(rng.integers(len(EDITIONS)))]
+    variant = load_variant(variant_name)
+    rows = random_rows(rng, variant.alphabet, float(rng.uniform(0.3, 0.9)), blank)
+    cell = float(rng.uniform(18, 56))
+    fill = float(rng.uniform(0.45, 0.9))
+    side = int(cell * GRID / fill)
+    size = (int(side * rng.uniform(1.0, 1.4)), side)
+    photo, corners, _ = render_board_photo(
+        rows, variant_name, random_style(rng, split), int(rng.integers(1 << 31)), size
+    )
+    # The locator lands within a few percent of a cell: jitter corners like that.
+    grid_cell = np.linalg.norm(corners[1] - corners[0]) / GRID
+    corners = corners + rng.normal(0, 0.05, (4, 2)) * grid_cell + rng.normal(0, 0.04, 2) * grid_cell
+    if grid_cell > 1.6 * CELL_PX and rng.random() < 0.5:
+        factor = 1.3 * CELL_PX / grid_cell
+        photo = cv2.resize(photo, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        corners = corners * factor
+    # A locator's grid may be a little too large or small: vary the cell size, then resize.
+    cell_px = int(round(CELL_PX * rng.uniform(0.87, 1.15)))
+    margin = int(round(MARGIN_PX * cell_px / CELL_PX))
+    crops = cut_cells(rectify_to_grid(photo, corners, cell_px), GRID, GRID, cell_px, margin)
+    if cell_px != CELL_PX:
+        crops = np.stack(
+            [cv2.resize(c, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA) for c in crops]
+        )
+    labels = np.array([_label(ch) for line in rows for ch in line])
+    keep = (labels != visual_class(EMPTY)) | (rng.random(len(labels)) < keep_empty)
+    return Crops(crops[keep], labels[keep])
+
+
+def build(seeds: range, split: Split, workers: int = 2) -> Crops:
+    """Crops of many boards, built in parallel; the same seeds always give the same crops."""
+    with ProcessPoolExecutor(workers) as pool:
+        parts = list(pool.map(board_crops, seeds, [split] * len(seeds), chunksize=4))
+    return Crops.concat(parts)
+
+
+def real_tile_crops(root: Path = REAL_CROPS) -> Crops | None:
+    """The 50×50 real Эрудит cell crops, resized to the model's crop size."""
+    if not root.is_dir():
+        return None
+    images, labels = [], []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        name = (
+            EMPTY
+            if folder.name.startswith("empty")
+            else STAR
+            if folder.name == "star"
+            else folder.name
+        )
+        for f in sorted(folder.glob("*.jpg")):
+            # The crops hold a cell and a sliver of its neighbours, like a model crop does.
+            images.append(
+                cv2.resize(cv2.imread(str(f)), (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA)
+            )
+            labels.append(visual_class(name))
+    return Crops(np.stack(images), np.array(labels))
+
+
+def real_english_boards(root: Path = REAL_BOARDS) -> list[tuple[str, np.ndarray, list[str], str]]:
+    """The real English boards as (name, grid image rectified with the true corners, rows,
+    variant); empty when ../shared is absent."""
+    truth_file = root / "truth.json"
+    if not truth_file.is_file():
+        return []
+    boards = []
+    for name, truth in json.loads(truth_file.read_text(encoding="utf-8")).items():
+        photo = cv2.imread(str(root / name))
+        grid = rectify_to_grid(photo, np.float32(truth["corners"]))
+        boards.append((name, grid, truth["rows"], truth["variant"]))
+    return boards
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--boards", type=int, default=8)
+    parser.add_argument("--split", choices=["train", "heldout"], default="train")
+    parser.add_argument("--preview", help="write a PNG mosaic of the first crops here")
+    args = parser.parse_args()
+    start = time.time()
+    crops = build(range(args.boards), args.split)
+    print(f"{len(crops.labels)} crops from {args.boards} boards in {time.time() - start:.1f} s")
+    if args.preview:
+        tiles = crops.images[:400]
+        tiles = np.concatenate([tiles, np.zeros((400 - len(tiles), *tiles.shape[1:]), np.uint8)])
+        mosaic = tiles.reshape(20, 20, *tiles.shape[1:]).transpose(0, 2, 1, 3, 4)
+        cv2.imwrite(args.preview, mosaic.reshape(20 * tiles.shape[1], 20 * tiles.shape[2], 3))
+
+
+if __name__ == "__main__":
+    main()

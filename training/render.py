@@ -1,0 +1,687 @@
+"""Synthetic photos of Scrabble-family boards with known grid corners and contents.
+
+Boards are drawn top-down with Pillow (Cyrillic text, premium labels, tiles with value subscripts,
+wood grain, raised sides and shadows) and then photographed with OpenCV/numpy: a tilted camera,
+a cluttered table, uneven light, blur, noise and JPEG. Colours and shapes are calibrated by eye and
+by measurement on ../shared/realphotos (black Эрудит board with blue plastic tiles; red-framed
+English boards with wooden tiles); the photos themselves are never used as training data.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import glob
+import math
+import os
+from dataclasses import dataclass
+from typing import Literal
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from scorer.variant import load_variant
+
+Split = Literal["train", "heldout"]
+RGB = tuple[int, int, int]
+
+GRID = 15
+
+# Font families by Debian package (fonts-dejavu-core, fonts-liberation, fonts-freefont-ttf,
+# fonts-open-sans, fonts-crosextra-carlito, fonts-roboto, fonts-paratype). The PT family is kept
+# out of training so a held-out measurement sees a typeface the model never saw.
+TRAIN_FONTS: dict[str, tuple[str, ...]] = {
+    "DejaVu": ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSans.ttf"),
+    "DejaVuSerif": ("DejaVuSerif-Bold.ttf",),
+    "Liberation": (
+        "LiberationSans-Bold.ttf",
+        "LiberationSansNarrow-Bold.ttf",
+        "LiberationSans-Regular.ttf",
+    ),
+    "LiberationSerif": ("LiberationSerif-Bold.ttf",),
+    "FreeFont": ("FreeSansBold.ttf", "FreeSerifBold.ttf", "FreeSans.ttf"),
+    "OpenSans": ("OpenSans-Bold.ttf", "OpenSans-Semibold.ttf", "OpenSans-Regular.ttf"),
+    "Carlito": ("Carlito-Bold.ttf", "Carlito-Regular.ttf"),
+    "Roboto": ("Roboto-Bold.ttf", "Roboto-Regular.ttf", "RobotoCondensed-Bold.ttf"),
+}
+HELDOUT_FONTS: dict[str, tuple[str, ...]] = {
+    "PT": ("PTS75F.ttf", "PTN77F.ttf", "PTS55F.ttf", "PTF75F.ttf"),
+}
+FONT_ROOTS = ("/usr/share/fonts", "/usr/local/share/fonts")
+
+# Tile faces (face, text). "mint" is held out of training.
+TILE_PALETTES: dict[str, tuple[RGB, RGB]] = {
+    "erudit_blue": ((62, 94, 170), (245, 245, 250)),
+    "wood": ((212, 186, 146), (28, 24, 20)),
+    "pale_wood": ((228, 208, 172), (35, 30, 28)),
+    "grey_wood": ((190, 178, 160), (30, 30, 30)),
+    "pale_grey_wood": ((206, 202, 196), (28, 28, 28)),
+    "ivory": ((238, 230, 205), (22, 22, 22)),
+    "white": ((246, 246, 242), (25, 40, 120)),
+    "black": ((32, 32, 35), (240, 240, 235)),
+    "black_gold": ((30, 30, 30), (225, 190, 90)),
+    "red": ((170, 40, 45), (245, 240, 235)),
+    "green": ((40, 115, 70), (245, 245, 240)),
+    "yellow": ((232, 200, 80), (25, 25, 25)),
+    "navy": ((35, 45, 95), (240, 240, 240)),
+}
+HELDOUT_TILE_PALETTES: dict[str, tuple[RGB, RGB]] = {
+    "mint": ((168, 214, 190), (30, 40, 110)),
+}
+WOODEN = {"wood", "pale_wood", "grey_wood", "pale_grey_wood"}
+
+# Boards: (cell, line, line width in cells, frame).
+BOARD_PALETTES: dict[str, tuple[RGB, RGB, float, RGB]] = {
+    "erudit_black": ((104, 100, 102), (22, 22, 24), 0.12, (26, 26, 28)),
+    "classic_grey": ((188, 182, 166), (246, 246, 240), 0.07, (150, 35, 40)),
+    "deluxe_cream": ((238, 224, 190), (38, 38, 38), 0.12, (40, 40, 40)),
+    "beige_red": ((222, 212, 185), (120, 110, 95), 0.05, (160, 30, 35)),
+    "white": ((240, 240, 236), (140, 140, 140), 0.04, (230, 230, 230)),
+    "green": ((40, 110, 75), (225, 225, 215), 0.06, (30, 70, 45)),
+    "dark_wood": ((95, 62, 40), (40, 26, 18), 0.08, (60, 38, 25)),
+    "navy": ((45, 55, 90), (200, 200, 205), 0.05, (30, 35, 60)),
+}
+
+# Premium squares by layout code: = word×3, - word×2, " letter×3, ' letter×2, * star centre.
+PREMIUM_PALETTES: dict[str, dict[str, RGB]] = {
+    "classic": {
+        "=": (200, 55, 60),
+        "-": (238, 170, 172),
+        '"': (40, 120, 200),
+        "'": (160, 205, 232),
+        "*": (238, 170, 172),
+    },
+    "erudit": {
+        "=": (224, 110, 112),
+        "-": (96, 168, 232),
+        '"': (246, 222, 120),
+        "'": (90, 150, 110),
+        "+": (246, 242, 246),
+        "*": (96, 168, 232),
+    },
+    "muted": {
+        "=": (150, 90, 90),
+        "-": (200, 160, 150),
+        '"': (90, 120, 150),
+        "'": (150, 175, 190),
+        "*": (200, 160, 150),
+    },
+}
+PREMIUM_LABELS: dict[str, dict[str, str]] = {
+    "english": {
+        "=": "TRIPLE\nWORD\nSCORE",
+        "-": "DOUBLE\nWORD\nSCORE",
+        '"': "TRIPLE\nLETTER\nSCORE",
+        "'": "DOUBLE\nLETTER\nSCORE",
+    },
+    "short": {"=": "3W", "-": "2W", '"': "3L", "'": "2L"},
+    "initials": {"=": "TW", "-": "DW", '"': "TL", "'": "DL"},
+    "times": {"=": "×3", "-": "×2", '"': "×3", "'": "×2"},
+    "russian": {"=": "СЛОВО\n×3", "-": "СЛОВО\n×2", '"': "БУКВА\n×3", "'": "БУКВА\n×2"},
+    "none": {},
+}
+
+
+@dataclass(frozen=True)
+class Style:
+    """Everything that makes one physical edition look the way it does."""
+
+    name: str
+    board: RGB
+    line: RGB
+    line_width: float
+    frame: RGB
+    frame_width: float
+    premiums: dict[str, RGB]
+    premium_inset: float
+    premium_labels: str
+    premium_text: RGB
+    tile_face: RGB
+    tile_text: RGB
+    tile_size: float
+    tile_radius: float
+    grain: float
+    font: str
+    letter_scale: float
+    subscripts: bool
+    lift: float
+    jitter: float
+
+
+@functools.cache
+def _font_index() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for root in FONT_ROOTS:
+        for path in glob.glob(os.path.join(root, "**", "*.ttf"), recursive=True):
+            found.setdefault(os.path.basename(path), path)
+    return found
+
+
+def available_fonts(split: Split) -> list[str]:
+    """Paths of the installed fonts of a split (train or held-out), in a fixed order."""
+    families = TRAIN_FONTS if split == "train" else HELDOUT_FONTS
+    index = _font_index()
+    return [index[name] for files in families.values() for name in files if name in index]
+
+
+@functools.cache
+def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size)
+
+
+@functools.cache
+def _cap_ratio(path: str) -> float:
+    """Cap height of a font as a fraction of its size."""
+    _, top, _, _ = _font(path, 100).getbbox("H", anchor="ls")
+    return -top / 100
+
+
+def _vary(rng: np.random.Generator, colour: RGB, amount: float) -> RGB:
+    shifted = np.asarray(colour, float) * rng.uniform(1 - amount, 1 + amount) + rng.normal(
+        0, 255 * amount / 3, 3
+    )
+    return tuple(int(v) for v in np.clip(shifted, 0, 255))  # type: ignore[return-value]
+
+
+def _random_rgb(rng: np.random.Generator, light: bool) -> RGB:
+    hsv = np.uint8(
+        [
+            [
+                [
+                    rng.integers(0, 180),
+                    rng.integers(20, 200),
+                    rng.integers(170, 250) if light else rng.integers(25, 110),
+                ]
+            ]
+        ]
+    )
+    return tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)[0, 0])  # type: ignore[return-value]
+
+
+def random_style(rng: np.random.Generator, split: Split = "train") -> Style:
+    """A random edition: board, premium squares, tiles and font of the given split.
+
+    The held-out split uses fonts and a tile palette that training never sees.
+    """
+    fonts = available_fonts(split) or available_fonts("train")
+    palettes = TILE_PALETTES if split == "train" else HELDOUT_TILE_PALETTES
+    # Half the training boards imitate the two editions in ../shared/realphotos closely.
+    tile_name = str(rng.choice(sorted(palettes)))
+    if split == "train" and rng.random() < 0.3:
+        tile_name = str(rng.choice(["erudit_blue", "erudit_blue", "wood", "pale_grey_wood"]))
+    face, text = palettes[tile_name]
+    if rng.random() < 0.15:
+        face = _random_rgb(rng, rng.random() < 0.5)
+        text = (20, 20, 20) if np.mean(face) > 128 else (240, 240, 240)
+    board_name = str(rng.choice(sorted(BOARD_PALETTES)))
+    cell, line, line_width, frame = BOARD_PALETTES[board_name]
+    if rng.random() < 0.2:
+        cell = _random_rgb(rng, rng.random() < 0.5)
+        line = (235, 235, 230) if rng.random() < 0.5 else (30, 30, 30)
+    premiums = dict(PREMIUM_PALETTES[str(rng.choice(sorted(PREMIUM_PALETTES)))])
+    if rng.random() < 0.2:
+        premiums = {code: _random_rgb(rng, True) for code in premiums}
+    premiums = {code: _vary(rng, c, 0.1) for code, c in premiums.items()}
+    labels = str(rng.choice(sorted(PREMIUM_LABELS)))
+    wooden = tile_name in WOODEN
+    return Style(
+        name=f"{split}:{board_name}/{tile_name}/{labels}",
+        board=_vary(rng, cell, 0.12),
+        line=_vary(rng, line, 0.1),
+        line_width=float(line_width * rng.uniform(0.6, 1.4)),
+        frame=_vary(rng, frame, 0.15),
+        frame_width=float(rng.uniform(0.15, 1.2)),
+        premiums=premiums,
+        premium_inset=float(rng.choice([0.0, 0.0, rng.uniform(0.05, 0.14)])),
+        premium_labels=labels,
+        premium_text=(30, 30, 35) if rng.random() < 0.7 else (245, 245, 245),
+        tile_face=_vary(rng, face, 0.1),
+        tile_text=_vary(rng, text, 0.05),
+        tile_size=float(rng.uniform(0.82, 0.97)),
+        tile_radius=float(rng.uniform(0.04, 0.2)),
+        grain=float(rng.uniform(0.03, 0.1)) if wooden else 0.0,
+        font=str(rng.choice(fonts)),
+        letter_scale=float(rng.uniform(0.45, 0.66)),
+        subscripts=bool(rng.random() < 0.85),
+        lift=float(rng.uniform(0.0, 0.3)),
+        # Loosely placed wooden tiles lie up to a third of a cell off their squares.
+        jitter=float(rng.choice([rng.uniform(0.0, 0.06), rng.uniform(0.06, 0.12)])),
+    )
+
+
+def erudit_style() -> Style:
+    """The black Эрудит board with blue plastic tiles, as in ../shared/realphotos/erudit."""
+    cell, line, line_width, frame = BOARD_PALETTES["erudit_black"]
+    face, text = TILE_PALETTES["erudit_blue"]
+    return Style(
+        "erudit",
+        cell,
+        line,
+        line_width,
+        frame,
+        0.4,
+        PREMIUM_PALETTES["erudit"],
+        0.08,
+        "times",
+        (40, 40, 45),
+        face,
+        text,
+        0.9,
+        0.15,
+        0.0,
+        available_fonts("train")[0],
+        0.55,
+        True,
+        0.1,
+        0.03,
+    )
+
+
+def scrabble_style() -> Style:
+    """A red-framed English board with wooden tiles and printed premium labels."""
+    cell, line, line_width, frame = BOARD_PALETTES["classic_grey"]
+    face, text = TILE_PALETTES["wood"]
+    return Style(
+        "scrabble",
+        cell,
+        line,
+        line_width,
+        frame,
+        0.5,
+        PREMIUM_PALETTES["classic"],
+        0.0,
+        "english",
+        (30, 30, 35),
+        face,
+        text,
+        0.92,
+        0.08,
+        0.06,
+        available_fonts("train")[0],
+        0.55,
+        True,
+        0.12,
+        0.04,
+    )
+
+
+# ---- drawing the top-down board -------------------------------------------------------------
+
+
+def _text_block(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    text: str,
+    font_path: str,
+    colour: RGB,
+    fill: float,
+) -> None:
+    """Draw multi-line text centred in box, scaled to fill that fraction of it."""
+    x0, y0, x1, y1 = box
+    lines = text.split("\n")
+    size = max(4, int((y1 - y0) * fill / len(lines)))
+    font = _font(font_path, size)
+    widths = [draw.textlength(line, font=font) for line in lines]
+    if max(widths) > (x1 - x0) * 0.92:
+        size = max(4, int(size * (x1 - x0) * 0.92 / max(widths)))
+        font = _font(font_path, size)
+    height = size * len(lines)
+    for i, line in enumerate(lines):
+        y = (y0 + y1) / 2 - height / 2 + i * size + size / 2
+        draw.text(((x0 + x1) / 2, y), line, font=font, fill=colour, anchor="mm")
+
+
+def _draw_premiums(
+    draw: ImageDraw.ImageDraw,
+    layout: tuple[str, ...],
+    style: Style,
+    r: int,
+    origin: float,
+    rng: np.random.Generator,
+) -> None:
+    labels = PREMIUM_LABELS[style.premium_labels]
+    half_line = style.line_width * r / 2
+    for row, codes in enumerate(layout):
+        for col, code in enumerate(codes):
+            if code not in style.premiums:
+                continue
+            x0, y0 = origin + col * r + half_line, origin + row * r + half_line
+            x1, y1 = x0 + r - 2 * half_line, y0 + r - 2 * half_line
+            inset = style.premium_inset * r
+            # Эрудит-style inserts sit off-centre in their cell.
+            dx, dy = rng.uniform(-inset, inset) * 0.6, rng.uniform(-inset, inset) * 0.6
+            box = (x0 + inset + dx, y0 + inset + dy, x1 - inset + dx, y1 - inset + dy)
+            draw.rounded_rectangle(box, radius=inset * 1.5 + 1, fill=style.premiums[code])
+            text = labels.get(code, "")
+            if not text:
+                continue
+            small = style.premium_labels == "times" and code in "'\""
+            if small:
+                bx0, by0, bx1, by1 = box
+                box = (bx0 + (bx1 - bx0) * 0.45, by0 + (by1 - by0) * 0.55, bx1, by1)
+            fill = 0.5 if "\n" in text else 0.55
+            _text_block(draw, box, text, style.font, style.premium_text, fill)
+
+
+def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, colour: RGB) -> None:
+    width = max(2, int(size * 0.16))
+    for angle in (90, 30, 150):
+        dx, dy = math.cos(math.radians(angle)) * size / 2, math.sin(math.radians(angle)) * size / 2
+        draw.line((cx - dx, cy - dy, cx + dx, cy + dy), fill=colour, width=width)
+
+
+def _tile_patch(
+    content: str, value: int, style: Style, r: int, rng: np.random.Generator
+) -> Image.Image:
+    """One tile face as an RGBA patch of 2r×2r pixels with the tile centred."""
+    size = 2 * r
+    side = style.tile_size * r * rng.uniform(0.97, 1.03)
+    c = size / 2
+    box = (c - side / 2, c - side / 2, c + side / 2, c + side / 2)
+    face = _vary(rng, style.tile_face, 0.04)
+    patch = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(patch)
+    draw.rounded_rectangle(box, radius=style.tile_radius * side, fill=face + (255,))
+    if style.grain > 0:
+        arr = np.asarray(patch).astype(np.float32)
+        yy = np.arange(size, dtype=np.float32)[:, None]
+        xx = np.arange(size, dtype=np.float32)[None, :]
+        angle = rng.uniform(-0.3, 0.3)
+        phase = yy + xx * angle + 3 * np.sin(xx / rng.uniform(8, 30) + rng.uniform(0, 6))
+        stripes = np.sin(phase / rng.uniform(1.5, 4.0)) * np.sin(phase / rng.uniform(9, 20))
+        arr[..., :3] *= 1 + style.grain * stripes[..., None]
+        patch = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8), "RGBA")
+        draw = ImageDraw.Draw(patch)
+    ink = _vary(rng, style.tile_text, 0.04) + (255,)
+    if content == "*":
+        _star(draw, c, c, side * 0.62, ink[:3])
+    elif content:
+        sub = style.subscripts and value > 0
+        height = style.letter_scale * side
+        # Size and centre every glyph by the cap height, so accents (Й, Ё, Ї) stick out above.
+        font = _font(style.font, max(6, int(height / _cap_ratio(style.font))))
+        x0, _, x1, _ = font.getbbox(content, anchor="ls")
+        y0, y1 = -_cap_ratio(style.font) * font.size, 0.0
+        shift = 0.07 * side if sub else 0.0
+        tx = c - shift - (x0 + x1) / 2 + rng.normal(0, side * 0.015)
+        ty = c - (y0 + y1) / 2 - shift * 0.3 + rng.normal(0, side * 0.015)
+        draw.text((tx, ty), content, font=font, fill=ink, anchor="ls")
+        if sub:
+            digit = side * rng.uniform(0.18, 0.32)
+            sfont = _font(style.font, max(5, int(digit / _cap_ratio(style.font))))
+            draw.text(
+                (c + side * 0.42, c + side * 0.40), str(value), font=sfont, fill=ink, anchor="rs"
+            )
+    return patch
+
+
+def _place_tile(
+    board: Image.Image,
+    patch: Image.Image,
+    centre: tuple[float, float],
+    lift: tuple[float, float],
+    angle: float,
+    style: Style,
+) -> None:
+    """Composite a tile with its raised side and soft shadow; lift is the top face's offset."""
+    rotated = patch.rotate(angle, resample=Image.BILINEAR)
+    alpha = rotated.split()[3]
+    size = rotated.size[0]
+    x, y = int(round(centre[0] - size / 2)), int(round(centre[1] - size / 2))
+    shadow = Image.new("RGBA", rotated.size, (0, 0, 0, 0))
+    shadow.putalpha(alpha.filter(ImageFilter.GaussianBlur(size * 0.05)).point(lambda a: a * 0.5))
+    board.alpha_composite(shadow, (x + int(size * 0.03), y + int(size * 0.04)))
+    steps = max(1, int(math.hypot(*lift) / 2))
+    if math.hypot(*lift) >= 1:
+        dark = Image.new("RGBA", rotated.size, tuple(int(v * 0.6) for v in style.tile_face) + (0,))
+        dark.putalpha(alpha)
+        for i in range(steps):
+            t = i / steps
+            board.alpha_composite(dark, (x + int(lift[0] * t), y + int(lift[1] * t)))
+    board.alpha_composite(rotated, (x + int(round(lift[0])), y + int(round(lift[1]))))
+
+
+def render_topdown(
+    rows: list[str],
+    layout: tuple[str, ...],
+    style: Style,
+    r: int,
+    rng: np.random.Generator,
+    values: dict[str, int],
+) -> tuple[np.ndarray, float]:
+    """The board seen from straight above, RGB, r pixels per cell.
+
+    Returns the image and the offset in pixels of the grid's top-left corner (the grid is
+    15·r pixels square starting there).
+    """
+    origin = style.frame_width * r
+    side = int(round(2 * origin + GRID * r))
+    board = Image.new("RGBA", (side, side), style.frame + (255,))
+    draw = ImageDraw.Draw(board)
+    draw.rectangle((origin, origin, origin + GRID * r, origin + GRID * r), fill=style.line)
+    half_line = style.line_width * r / 2
+    for row in range(GRID):
+        for col in range(GRID):
+            x0, y0 = origin + col * r + half_line, origin + row * r + half_line
+            draw.rectangle(
+                (x0, y0, x0 + r - 2 * half_line, y0 + r - 2 * half_line), fill=style.board
+            )
+    _draw_premiums(draw, layout, style, r, origin, rng)
+    lift_angle = rng.uniform(0, 2 * math.pi)
+    lift = (style.lift * r * math.cos(lift_angle), style.lift * r * math.sin(lift_angle))
+    for row, line in enumerate(rows):
+        for col, ch in enumerate(line):
+            if ch == ".":
+                continue
+            content = "" if ch == "?" or ch.islower() else ch
+            patch = _tile_patch(content, values.get(ch, 0), style, r, rng)
+            jitter = rng.normal(0, style.jitter * r, 2)
+            centre = (origin + (col + 0.5) * r + jitter[0], origin + (row + 0.5) * r + jitter[1])
+            _place_tile(board, patch, centre, lift, rng.normal(0, 2.5), style)
+    arr = np.asarray(board.convert("RGB")).astype(np.float32)
+    texture = cv2.resize(
+        rng.normal(0, 1, (side // 8 + 1, side // 8 + 1)).astype(np.float32),
+        (side, side),
+        interpolation=cv2.INTER_CUBIC,
+    )
+    arr *= 1 + 0.03 * texture[..., None]
+    arr += rng.normal(0, 2.0, arr.shape).astype(np.float32)
+    return np.clip(arr, 0, 255).astype(np.uint8), origin
+
+
+# ---- photographing it -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pose:
+    """Where the camera sees the board: quarter turns, extra in-plane angle (degrees), tilt of
+    the camera off vertical (degrees) and its direction, and the grid's size as a fraction of the
+    photo's shorter side."""
+
+    quarter_turns: int = 0
+    angle: float = 0.0
+    tilt: float = 0.0
+    tilt_direction: float = 0.0
+    fill: float = 0.7
+    centre: tuple[float, float] = (0.5, 0.5)
+
+
+def random_pose(rng: np.random.Generator, max_tilt: float = 40.0) -> Pose:
+    """A hand-held phone's view of the board from any side of the table."""
+    return Pose(
+        quarter_turns=int(rng.integers(0, 4)),
+        angle=float(rng.normal(0, 6)),
+        tilt=float(rng.uniform(0, max_tilt)),
+        tilt_direction=float(rng.uniform(0, 360)),
+        fill=float(rng.uniform(0.35, 0.9)),
+        centre=(float(rng.uniform(0.42, 0.58)), float(rng.uniform(0.42, 0.58))),
+    )
+
+
+def _fitting_pose(rng: np.random.Generator, size: tuple[int, int]) -> Pose:
+    """A random pose shrunk until the whole grid lies inside the photo."""
+    w, h = size
+    pose = random_pose(rng)
+    unit = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    for _ in range(12):
+        seen = _projection(pose, size, unit, pose.fill * min(w, h) / 2)
+        if (seen.min(0) > 0).all() and (seen.max(0) < [w, h]).all():
+            break
+        pose = dataclasses.replace(pose, fill=pose.fill * 0.9)
+    return pose
+
+
+def _projection(pose: Pose, size: tuple[int, int], points: np.ndarray, scale: float) -> np.ndarray:
+    """Project board-plane points (pixels, centred) through a pinhole camera tilted by pose."""
+    w, h = size
+    a = math.radians(pose.angle + 90 * pose.quarter_turns)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    p = points @ rot.T * scale
+    t, d = math.radians(pose.tilt), math.radians(pose.tilt_direction)
+    axis = np.array([math.cos(d), math.sin(d), 0.0])
+    k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    r3 = np.eye(3) + math.sin(t) * k + (1 - math.cos(t)) * k @ k
+    xyz = np.c_[p, np.zeros(len(p))] @ r3.T
+    focal = 1.1 * max(w, h)
+    depth = focal + xyz[:, 2]
+    u = focal * xyz[:, 0] / depth + pose.centre[0] * w
+    v = focal * xyz[:, 1] / depth + pose.centre[1] * h
+    return np.c_[u, v]
+
+
+def _background(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    base = np.asarray(_random_rgb(rng, rng.random() < 0.6), np.float32)
+    base = base * 0.4 + base.mean() * 0.6  # tables are mostly dull: wood, cloth, laminate
+    low = cv2.resize(
+        rng.normal(0, 1, (4, 4, 3)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC
+    )
+    img = base + 25 * low
+    if rng.random() < 0.5:
+        yy = np.arange(h, dtype=np.float32)[:, None]
+        xx = np.arange(w, dtype=np.float32)[None, :]
+        grain = np.sin((yy + 0.1 * xx + 8 * np.sin(xx / 90)) / rng.uniform(3, 12))
+        img = img * (1 + 0.06 * grain[..., None])
+    img = np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    for _ in range(int(rng.integers(0, 6))):
+        colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+        cx, cy = int(rng.integers(0, w)), int(rng.integers(0, h))
+        if rng.random() < 0.5:
+            axes = (int(rng.integers(w // 30, w // 6)), int(rng.integers(h // 30, h // 6)))
+            cv2.ellipse(img, (cx, cy), axes, float(rng.uniform(0, 180)), 0, 360, colour, -1)
+        else:
+            rect = (
+                (cx, cy),
+                (float(rng.uniform(w / 20, w / 2)), float(rng.uniform(h / 30, h / 8))),
+                float(rng.uniform(0, 180)),
+            )
+            cv2.fillPoly(img, [cv2.boxPoints(rect).astype(np.int32)], colour)
+    return img
+
+
+def _photo_effects(img: np.ndarray, rng: np.random.Generator, cell_px: float) -> np.ndarray:
+    h, w = img.shape[:2]
+    out = img.astype(np.float32)
+    light = cv2.resize(
+        rng.normal(0, 1, (3, 3)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC
+    )
+    out *= (1 + rng.uniform(0.05, 0.25) * light)[..., None]
+    if rng.random() < 0.4:
+        # A soft shadow of a hand or phone across part of the board.
+        mask = np.zeros((h, w), np.float32)
+        pts = (rng.random((5, 2)) * [w, h]).astype(np.int32)
+        cv2.fillPoly(mask, [cv2.convexHull(pts)], 1.0)
+        mask = cv2.GaussianBlur(mask, (0, 0), max(w, h) * 0.03)
+        out *= (1 - rng.uniform(0.2, 0.5) * mask)[..., None]
+    if rng.random() < 0.3:
+        glare = np.zeros((h, w), np.float32)
+        cv2.circle(
+            glare,
+            (int(rng.integers(0, w)), int(rng.integers(0, h))),
+            int(max(w, h) * rng.uniform(0.03, 0.12)),
+            1.0,
+            -1,
+        )
+        glare = cv2.GaussianBlur(glare, (0, 0), max(w, h) * 0.03)
+        out += (rng.uniform(40, 120) * glare)[..., None]
+    out *= rng.uniform(0.85, 1.15, 3).astype(np.float32) * rng.uniform(0.7, 1.2)
+    out = 255 * (np.clip(out, 0, 255) / 255) ** rng.uniform(0.8, 1.25)
+    sigma = rng.uniform(0, 0.04) * cell_px
+    if sigma > 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
+    out += rng.normal(0, rng.uniform(0, 7), out.shape).astype(np.float32)
+    out8 = np.clip(out, 0, 255).astype(np.uint8)
+    quality = int(rng.integers(45, 96))
+    ok, buf = cv2.imencode(".jpg", out8, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out8
+
+
+def render_board_photo(
+    rows: list[str],
+    variant: str = "erudit",
+    style: Style | None = None,
+    seed: int = 0,
+    size: tuple[int, int] = (1200, 900),
+    pose: Pose | None = None,
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """A synthetic phone photo of a board holding `rows` (board text format, `*` a star tile).
+
+    Returns (BGR image, grid corners, rows): corners is a 4×2 float32 array of the playing grid's
+    outer corners in image pixels, in board order — the top-left corner of row 1 / column A, then
+    top-right, bottom-right, bottom-left — so they follow the board, not the photo, when the board
+    is turned. The same arguments always give the same image.
+
+    >>> img, corners, truth = render_board_photo(["." * 15] * 15, "en", seed=1)
+    """
+    rng = np.random.default_rng(seed)
+    chosen = load_variant(variant)
+    style = style or random_style(rng)
+    pose = pose or _fitting_pose(rng, size)
+    w, h = size
+    values = {letter: chosen.value(letter) for letter in chosen.alphabet}
+    cell_in_photo = pose.fill * min(w, h) / GRID
+    r = int(np.clip(cell_in_photo * 1.2, 24, 96))
+    top, origin = render_topdown(rows, chosen.layout.rows, style, r, rng, values)
+    side = top.shape[0]
+    centre = side / 2
+    board_pts = np.float32([[0, 0], [side, 0], [side, side], [0, side]]) - centre
+    grid_pts = np.float32(
+        [
+            [origin, origin],
+            [origin + GRID * r, origin],
+            [origin + GRID * r, origin + GRID * r],
+            [origin, origin + GRID * r],
+        ]
+    )
+    scale = cell_in_photo / r
+    dst = _projection(pose, size, board_pts, scale).astype(np.float32)
+    corners = _projection(pose, size, grid_pts - centre, scale).astype(np.float32)
+    homography = cv2.getPerspectiveTransform(board_pts + centre, dst)
+    bgr_top = cv2.cvtColor(top, cv2.COLOR_RGB2BGR)
+    photo = _background(rng, w, h)
+    shadow = cv2.warpPerspective(np.full((side, side), 255, np.uint8), homography, (w, h))
+    shadow = cv2.GaussianBlur(
+        np.roll(shadow, (int(cell_in_photo * 0.3),) * 2, (0, 1)), (0, 0), cell_in_photo * 0.3 + 1
+    )
+    photo = (photo * (1 - 0.4 * shadow[..., None] / 255)).astype(np.uint8)
+    warped = cv2.warpPerspective(bgr_top, homography, (w, h), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full((side, side), 255, np.uint8), homography, (w, h))
+    photo = np.where(mask[..., None] > 127, warped, photo)
+    photo = _photo_effects(photo, rng, cell_in_photo)
+    return photo, corners, list(rows)
+
+
+def random_rows(
+    rng: np.random.Generator, alphabet: tuple[str, ...], density: float, blank: str = "?"
+) -> list[str]:
+    """Random board contents: each cell a tile with probability density (letters uniform, a few
+    blanks or stars), for training and tests rather than plausible play."""
+    cells = []
+    for _ in range(GRID * GRID):
+        if rng.random() >= density:
+            cells.append(".")
+        elif rng.random() < 0.04:
+            cells.append(blank)
+        else:
+            cells.append(str(rng.choice(alphabet)))
+    return ["".join(cells[i * GRID : (i + 1) * GRID]) for i in range(GRID)]

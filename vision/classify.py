@@ -1,0 +1,202 @@
+"""Cell classifier: cuts a rectified grid image into cells and reads them all in one ONNX call.
+
+The model (models/cells.onnx, described in models/MODEL.md) knows one set of *visual* classes for
+all variants: empty, blank tile, star tile and every letter glyph, with Latin/Cyrillic look-alikes
+(A/А, B/В, ...) merged into one class because they are drawn identically. Its output is the joint
+probability of (text rotation, visual class), so one pass gives both the letters and which way up
+the tiles are. Only the classes of the chosen variant then compete (`read_cells`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from scorer.variant import Variant
+
+EMPTY, BLANK, STAR = "empty", "blank", "star"
+LATIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+CYRILLIC = "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
+UKRAINIAN = "ҐЄІЇ'"
+POLISH = "ĄĆĘŁŃÓŚŹŻ"
+# Cyrillic (and Ukrainian) capitals whose tile glyph is the Latin one.
+LOOK_ALIKES: dict[str, str] = {
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H",
+    "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "І": "I",
+}  # fmt: skip
+# Cell labels a reading can hold: the three non-letter classes and every letter of every alphabet.
+LABELS: tuple[str, ...] = (EMPTY, BLANK, STAR, *LATIN, *CYRILLIC, *UKRAINIAN, *POLISH)
+# The model's output classes; a merged class is named by its Latin member.
+VISUAL_CLASSES: tuple[str, ...] = tuple(label for label in LABELS if label not in LOOK_ALIKES)
+# Classes whose crops carry no readable text direction.
+UNORIENTED: frozenset[str] = frozenset({EMPTY, BLANK, STAR})
+
+MODEL_FILE = "cells.onnx"
+CELL_PX = 32
+MARGIN_PX = 4
+CROP_PX = CELL_PX + 2 * MARGIN_PX
+
+
+def visual_class(label: str) -> int:
+    """Index in VISUAL_CLASSES of the model class that shows `label` (a letter or EMPTY/BLANK/STAR).
+
+    >>> VISUAL_CLASSES[visual_class("В")]
+    'B'
+    """
+    return VISUAL_CLASSES.index(LOOK_ALIKES.get(label, label))
+
+
+def variant_labels(variant: Variant) -> tuple[str, ...]:
+    """The labels that compete for a cell in this variant: empty, blank, the star tile when the
+    variant's blank shows a star, and the variant's alphabet."""
+    star = (STAR,) if variant.blank_symbol == "*" else ()
+    return (EMPTY, BLANK, *star, *variant.alphabet)
+
+
+def cut_cells(
+    grid_image: np.ndarray,
+    rows: int = 15,
+    cols: int = 15,
+    cell_px: int = CELL_PX,
+    margin_px: int = MARGIN_PX,
+) -> np.ndarray:
+    """Cut a rectified grid image (rows·cell_px × cols·cell_px) into per-cell crops.
+
+    Each crop is the cell plus `margin_px` of its neighbours on every side (the image edge is
+    replicated), so a tile lying a little off its square is still seen whole. Returns uint8
+    [rows·cols, crop, crop, channels] in row-major cell order.
+    """
+    height, width = grid_image.shape[:2]
+    if (height, width) != (rows * cell_px, cols * cell_px):
+        raise ValueError(
+            f"grid image is {width}×{height}, expected {cols * cell_px}×{rows * cell_px} "
+            f"({cols}×{rows} cells of {cell_px} px)"
+        )
+    m = margin_px
+    padded = np.pad(grid_image, ((m, m), (m, m), (0, 0)), mode="edge")
+    crop = cell_px + 2 * m
+    return np.stack(
+        [
+            padded[r * cell_px : r * cell_px + crop, c * cell_px : c * cell_px + crop]
+            for r in range(rows)
+            for c in range(cols)
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class CellPredictions:
+    """The model's output for a grid of cells: `joint[i, k, v]` is the probability that cell i
+    shows visual class v with its text turned k quarter-turns counter-clockwise."""
+
+    joint: np.ndarray
+    rows: int
+    cols: int
+
+    @property
+    def probs(self) -> np.ndarray:
+        """[N, V] class probabilities, whatever the text direction."""
+        return self.joint.sum(axis=1)
+
+    @property
+    def orientation(self) -> np.ndarray:
+        """[N, 4] probabilities of the text direction (meaningful on lettered tiles only)."""
+        return self.joint.sum(axis=2)
+
+
+@dataclass(frozen=True)
+class CellReading:
+    """One cell's verdict among a variant's labels."""
+
+    label: str
+    confidence: float
+    top3: tuple[tuple[str, float], ...]
+
+
+def read_cells(
+    preds: CellPredictions, variant: Variant, rotation: int = 0
+) -> list[list[CellReading]]:
+    """Per cell, the most likely of the variant's labels given that the text is turned
+    `rotation` quarter-turns (see vision.orient); rows × cols, in the predictions' grid order.
+
+    Classes outside the variant never win: a Russian board never reads a Latin letter.
+    """
+    labels = variant_labels(variant)
+    columns = [visual_class(label) for label in labels]
+    unoriented = [i for i, label in enumerate(labels) if label in UNORIENTED]
+    # Text-less classes cannot tell direction, so they keep their mass over all four directions.
+    scores = preds.joint[:, rotation % 4, columns] * 4
+    scores[:, unoriented] = preds.joint[:, :, columns][:, :, unoriented].sum(axis=1)
+    scores = scores / np.maximum(scores.sum(axis=1, keepdims=True), 1e-12)
+    order = np.argsort(-scores, axis=1)[:, :3]
+    cells = [
+        CellReading(
+            labels[order[i, 0]],
+            float(scores[i, order[i, 0]]),
+            tuple((labels[j], float(scores[i, j])) for j in order[i]),
+        )
+        for i in range(len(scores))
+    ]
+    return [cells[r * preds.cols : (r + 1) * preds.cols] for r in range(preds.rows)]
+
+
+def _model_bytes(path: str | None) -> bytes:
+    if path is not None:
+        return Path(path).read_bytes()
+    try:
+        return resources.files("vision.models").joinpath(MODEL_FILE).read_bytes()
+    except ModuleNotFoundError:
+        # Running from a source checkout: `vision.models` is the top-level models/ folder.
+        return (Path(__file__).resolve().parents[1] / "models" / MODEL_FILE).read_bytes()
+
+
+@cache
+def _session(path: str | None, threads: int):  # noqa: ANN202 - onnxruntime is imported lazily
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    return ort.InferenceSession(_model_bytes(path), options, providers=["CPUExecutionProvider"])
+
+
+class CellClassifier:
+    """The shipped cell model, loaded once; `predict` reads a whole grid in one call.
+
+    >>> clf = CellClassifier()
+    >>> preds = clf.predict(np.zeros((15 * clf.cell_px, 15 * clf.cell_px, 3), np.uint8))
+    """
+
+    cell_px: int = CELL_PX
+
+    def __init__(self, model: str | Path | None = None, threads: int = 2) -> None:
+        """Load the packaged model (or the ONNX file `model`); sessions are shared and cached."""
+        self._session = _session(None if model is None else str(model), threads)
+        self._input = self._session.get_inputs()[0].name
+        classes = self._session.get_modelmeta().custom_metadata_map.get("classes", "[]")
+        if json.loads(classes) != list(VISUAL_CLASSES):
+            raise RuntimeError(f"{MODEL_FILE} was trained for other classes than vision.classify")
+
+    def cut_cells(self, grid_image: np.ndarray, rows: int = 15, cols: int = 15) -> np.ndarray:
+        """Crops of every cell, as the model wants them (see `cut_cells`)."""
+        return cut_cells(grid_image, rows, cols, self.cell_px, MARGIN_PX)
+
+    def predict(self, grid_image: np.ndarray, rows: int = 15, cols: int = 15) -> CellPredictions:
+        """Classify every cell of a rectified BGR uint8 grid image (rows·cell_px × cols·cell_px)."""
+        batch = self.cut_cells(grid_image, rows, cols)
+        return self.predict_crops(batch, rows, cols)
+
+    def predict_crops(self, crops: np.ndarray, rows: int, cols: int) -> CellPredictions:
+        """Classify crops already cut by `cut_cells` (uint8 [N, crop, crop, 3], BGR)."""
+        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+        logits = self._session.run(None, {self._input: x})[0]
+        logits = logits.reshape(len(crops), 4, len(VISUAL_CLASSES)).astype(np.float64)
+        flat = logits.reshape(len(crops), -1)
+        e = np.exp(flat - flat.max(axis=1, keepdims=True))
+        joint = (e / e.sum(axis=1, keepdims=True)).reshape(logits.shape)
+        return CellPredictions(joint, rows, cols)
