@@ -18,6 +18,9 @@ import sys
 import time
 from pathlib import Path
 
+# The photos are rendered with the dev-only `training` package, which lives in the checkout.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from scorekeeper.turns import turn_from_reading
 from scorer.game import ChallengeWithdrawn, Game, GameError, Play, game_from_gcg
 from scorer.gcg import GcgError, infer_variant, read_gcg_file

@@ -1,7 +1,7 @@
 """Server figures: turn latency through HTTP for a 12 MP photo with the real vision pipeline
 (median), and requests per second for GET of a game's score sheet, on loopback only.
 
-Run from the repository root: PYTHONPATH=. python benchmarks/bench_server.py [--photos 5]
+Run: python benchmarks/bench_server.py [--photos 5]
 (the photo is rendered with the dev-only `training` package).
 """
 
@@ -15,9 +15,13 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import cv2
 import httpx
+
+# The photo is rendered with the dev-only `training` package, which lives in the checkout.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 ROWS = ["." * 15] * 7 + [".......CAT....."] + ["." * 15] * 7
 

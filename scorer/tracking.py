@@ -550,15 +550,16 @@ def _finish(
 
 
 @dataclass(frozen=True)
-class CertainReading:
-    """A reading with every cell certain: a board a person confirmed or corrected."""
+class PlainReading:
+    """A reading held as plain lists: a board a person confirmed or corrected, possibly with
+    some cells still uncertain."""
 
     classes: list[list[str]]
     confidence: list[list[float]]
     top3: list[list[list[tuple[str, float]]]]
 
 
-def certain_reading(board: Board) -> CertainReading:
+def certain_reading(board: Board) -> PlainReading:
     """The reading that shows exactly `board` with full confidence (blank letters kept)."""
     classes = [
         [
@@ -569,7 +570,7 @@ def certain_reading(board: Board) -> CertainReading:
         ]
         for r in range(board.height)
     ]
-    return CertainReading(
+    return PlainReading(
         classes,
         [[1.0] * board.width for _ in range(board.height)],
         [[[(cls, 1.0)] for cls in row] for row in classes],

@@ -14,7 +14,6 @@ import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.turns import Turn, turn_from_reading
@@ -33,7 +32,7 @@ from scorer.game import (
     Play,
 )
 from scorer.sheet import sheet_dict
-from scorer.tracking import Reading, TrackResult, TurnStatus, certain_reading
+from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, certain_reading
 from scorer.variant import Variant, VariantError, load_layout, load_variant, variant_names
 from server.events import event_from_json, event_to_json, fold
 from server.storage import GameRecord, Store, TurnRecord, Tx, now
@@ -97,20 +96,11 @@ def variants_json() -> dict[str, Any]:
     return {"variants": out}
 
 
-@dataclass(frozen=True)
-class _Reviewed:
-    """A reading rebuilt from a pending turn plus a person's corrections."""
-
-    classes: list[list[str]]
-    confidence: list[list[float]]
-    top3: list[list[list[tuple[str, float]]]]
-
-
 def _cell_class(symbol: str) -> str:
     return {".": "empty", UNKNOWN_BLANK: "blank"}.get(symbol, symbol)
 
 
-def _reviewed_reading(board: Board, uncertain: list[dict[str, Any]]) -> _Reviewed:
+def _reviewed_reading(board: Board, uncertain: list[dict[str, Any]]) -> PlainReading:
     """`board` read with certainty except the still-uncertain cells, which keep their candidates."""
     base = certain_reading(board)
     classes = [list(row) for row in base.classes]
@@ -122,7 +112,7 @@ def _reviewed_reading(board: Board, uncertain: list[dict[str, Any]]) -> _Reviewe
         classes[r][c] = _cell_class(options[0])
         confidence[r][c] = share
         top3[r][c] = [(_cell_class(s), share) for s in options]
-    return _Reviewed(classes, confidence, top3)
+    return PlainReading(classes, confidence, top3)
 
 
 class GameService:
