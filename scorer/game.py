@@ -286,6 +286,24 @@ def _check_one_copy(board: Board, play: ScoredPlay, variant: Variant) -> None:
             )
 
 
+def first_player(draws: Sequence[str], variant: Variant) -> int | None:
+    """Who moves first (RULES.md §7): the player whose drawn tile is nearest the start of the
+    alphabet, a blank (`?`) beating every letter; None when the best draws tie (draw again).
+
+    >>> from scorer.variant import load_variant
+    >>> first_player(["Б", "А", "Я"], load_variant("ru")), first_player(["Я", "?"], load_variant("ru"))
+    (1, 1)
+    """
+    order = {letter: rank for rank, letter in enumerate(variant.alphabet, start=1)}
+    ranks = []
+    for tile in draws:
+        if tile != UNKNOWN_BLANK and tile not in order:
+            raise GameError(f"{tile!r} is not a tile of {variant.title}")
+        ranks.append(0 if tile == UNKNOWN_BLANK else order[tile])
+    best = min(ranks)
+    return ranks.index(best) if ranks.count(best) == 1 else None
+
+
 def parse_rack(text: str, variant: Variant) -> str:
     """Normalise rack letters: upper case, `?` (or the variant's blank symbol) for a blank.
 

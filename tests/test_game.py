@@ -23,6 +23,7 @@ from scorer.game import (
     Pass,
     Play,
     check_tile_counts,
+    first_player,
     game_from_gcg,
 )
 from scorer.gcg import infer_variant, parse_gcg, read_gcg_file
@@ -487,3 +488,12 @@ def test_gcg_import_names_the_line_it_cannot_hold(line: str, message: str) -> No
     record = parse_gcg(text)
     with pytest.raises(GameError, match=f"GCG line .*{message}"):
         game_from_gcg(record, EN)
+
+
+def test_first_player_draws_nearest_the_alphabet_start() -> None:
+    assert first_player(["Б", "А", "Я"], RU) == 1
+    assert first_player(["А", "?"], RU) == 1  # a blank beats every letter
+    assert first_player(["Ё", "Ж"], RU) == 0  # Ё comes before Ж in the Russian set
+    assert first_player(["А", "А", "Б"], RU) is None  # a tie: draw again
+    with pytest.raises(GameError, match="not a tile"):
+        first_player(["Q", "А"], RU)
