@@ -4,15 +4,19 @@ perspective, refusal of photos without a board, and the real photos from ../shar
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from scorer.variant import load_variant
+from training.render import random_rows, render_board_photo, scrabble_style
 from vision.decode import decode_photo
 from vision.locate import BoardNotFound, locate_grid
 from vision.rectify import rectify
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 LAYOUT = load_variant("en").layout.rows
 PREMIUM_BGR = {"'": (230, 190, 120), '"': (200, 120, 40), "-": (170, 170, 250), "=": (50, 50, 220)}
@@ -123,6 +127,64 @@ def test_grid_filling_the_whole_photo_is_found() -> None:
     crop = photo[y0 : y1 + 1, x0 : x1 + 1]
     found = locate_grid(crop, 15, 15, LAYOUT)
     assert corner_error_cells(found.corners, truth - [x0, y0]) < 0.15
+
+
+@pytest.mark.parametrize(("seed", "dark"), [(0, False), (1, True), (2, True), (2, False)])
+def test_board_found_with_something_its_colour_on_a_corner(seed: int, dark: bool) -> None:
+    # The board's outline merges with the object: its convex hull is no quadrilateral.
+    photo, truth = board_photo(seed=seed, quarter_turns=seed % 4, tilt=0.2, fill=0.6, dark=dark)
+    edge = (truth[3] + truth[0]) / 2 * 0.4 + truth[3] * 0.6
+    centre = tuple(int(v) for v in edge + (edge - truth.mean(axis=0)) * 0.25)
+    angle = float(np.random.default_rng(seed).uniform(0, 180))
+    frame = (20, 20, 20) if dark else (60, 60, 170)
+    cv2.ellipse(photo, centre, (90, 60), angle, 0, 360, frame, -1)
+    found = locate_grid(photo, 15, 15, LAYOUT)
+    assert corner_error_cells(found.corners, truth) < 0.1
+
+
+# Grid corners of the sample games' photos, from re-rendering them (`training.photo_games`,
+# seed 7, which reproduces the JPEG files byte for byte), in board order.
+SAMPLE_CORNERS = {
+    "ru_game/turn_01.jpg": ("ru", [[450.1, 951.0], [453.1, 214.1], [1216.6, 182.1], [1191.2, 1035.1]]),
+    "en_game/turn_08.jpg": ("en", [[403.3, 987.7], [417.7, 206.7], [1178.3, 230.3], [1174.6, 985.3]]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLE_CORNERS))
+def test_sample_game_photos_are_located(name: str) -> None:
+    # A light board with glare and faint white lines, and a busy board just under the old bar.
+    variant, truth = SAMPLE_CORNERS[name]
+    photo = cv2.imread(str(SAMPLES / name))
+    found = locate_grid(photo, 15, 15, load_variant(variant).layout.rows)
+    assert corner_error_cells(found.corners, np.array(truth)) < 0.1
+
+
+@pytest.mark.parametrize("seed", [1, 4])
+def test_light_board_with_faint_white_lines_is_found(seed: int) -> None:
+    variant = load_variant("en")
+    rng = np.random.default_rng(seed)
+    rows = random_rows(rng, variant.alphabet, 0.25)
+    photo, truth, _ = render_board_photo(rows, "en", scrabble_style(), seed, (1000, 750))
+    found = locate_grid(photo, 15, 15, variant.layout.rows)
+    assert corner_error_cells(found.corners, truth) < 0.2
+
+
+def _jpeg_table(seed: int) -> np.ndarray:
+    """A plain table filling the photo, saved as a JPEG."""
+    rng = np.random.default_rng(seed)
+    h, w = 750, 1000
+    noise = rng.normal(0, 1, (3, 4, 3)).astype(np.float32)
+    light = cv2.resize(noise, (w, h), interpolation=cv2.INTER_CUBIC)
+    table = np.clip(150 + 40 * light + rng.normal(0, 2, (h, w, 3)), 0, 255).astype(np.uint8)
+    _, encoded = cv2.imencode(".jpg", table, [cv2.IMWRITE_JPEG_QUALITY, 70])
+    return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_jpeg_blocks_are_not_a_grid(seed: int) -> None:
+    # JPEG's 8-pixel blocks make a faint but perfectly regular grid on any flat surface.
+    with pytest.raises(BoardNotFound):
+        locate_grid(_jpeg_table(seed), 15, 15, LAYOUT)
 
 
 def _no_board_photos() -> dict[str, np.ndarray]:

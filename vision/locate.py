@@ -1,10 +1,30 @@
 """Find a board's playing grid in a photo: four corners of the cell area and a fit quality.
 
-Candidate quadrilaterals (the whole frame, and outlines of dark, light and edge regions) are
-warped to a square and scored by how well `cols + 1` equally spaced lines explain the gradient
-energy along each axis; the best candidates are then refined from the grid itself: every grid line
-is fitted in a warp of the current estimate and a homography is fitted to their crossings. A photo
-whose best fit is poor raises `BoardNotFound` rather than returning a wrong grid.
+1. Candidates. Quadrilaterals that may hold the grid: the whole frame, and the outlines of large
+   regions of several masks (Otsu light/dark, dark lines, edges, edge density, saturation). Each
+   outline gives two quadrilaterals: its convex hull simplified to four corners, and the lines
+   through its four longest straight runs, which stays right when something touching the board
+   (a cup, a hand, a box lid of the same colour) merges with its outline.
+2. Coarse grid. Each candidate is warped to a square and scored by how well `cols + 1` equally
+   spaced lines (a comb) explain the gradient energy along each axis.
+3. Refinement. From the best coarse grids, every grid line is fitted in a top-down warp of the
+   current estimate (strips of three cells pooled in the first round, so faint lines and loosely
+   placed tiles still give a position; one strip each in later rounds, for accuracy) and a
+   homography is fitted by RANSAC to the crossings. While the strip just outside one side looks
+   more like cells than the strip inside the other, the grid moves by a whole cell.
+   Warps read from a Gaussian pyramid level close to their scale, so that shrinking never skips
+   thin lines.
+4. Checks. A fit is kept only if its quadrilateral is plausible for a square seen in perspective
+   (convex, sides within 2:1), its lines stand out in absolute terms (JPEG's 8-pixel blocks draw
+   a faint perfect grid on any flat table) and its quality (lines found and straight, crossings
+   agreeing, every strip of cells cut by lines) reaches `MIN_QUALITY`; otherwise `BoardNotFound`
+   is raised rather than a wrong grid returned. With the variant's premium layout, the grid may
+   finally move by whole cells to where squares of the same premium look most alike; when they
+   point elsewhere without settling it, or the grid does not fit where they point, the photo is
+   refused too.
+
+Thresholds are calibrated with `benchmarks/bench_locate.py` (rendered photos of random and
+calibrated editions, photos without a board, and the real photos in ../shared).
 """
 
 from __future__ import annotations
@@ -19,17 +39,33 @@ WORK_LONG_SIDE = 1100  # px: locating needs a few px per grid line, not the full
 _CANDIDATE_SIDE = 360  # px: square warp used to score a candidate quadrilateral
 _REFINE_CELL = 24  # px per cell in the refinement warp
 _MAX_CANDIDATES = 14
-_REFINED_CANDIDATES = 3
-MIN_QUALITY = 0.65
+_REFINED_CANDIDATES = 5
+MIN_QUALITY = 0.45
 _GOOD_ENOUGH = 0.9  # a refined fit this good ends the search
 _FITS = 3  # line-fitting rounds in the refinement
 _MAX_SHIFTS = 8  # whole-cell moves allowed while refining one candidate
+# A move by one cell must gain this fraction of a typical strip's cellness: the strip it takes in
+# must look clearly more like cells than the one it gives up.
+_SHIFT_GAIN = 0.25
 _MIN_CELL_PX = 5.0  # smaller cells in the working image cannot be read anyway
+_MAX_SIDE_RATIO = 2.0  # longest over shortest side of a grid seen in perspective
 _PREMIUM_REACH = 2  # whole cells the premium check may move the grid by, each way
-_PREMIUM_MARGIN = 0.05  # gain in explained colour spread that justifies a premium-based shift
+# A premium-based move must explain this much more of the colour spread, and this many times as
+# much (blue tiles pass for blue premium squares on a busy Эрудит board); a position explaining
+# `_PREMIUM_DOUBT` times as much, but not enough to move there, makes the grid doubtful.
+_PREMIUM_MARGIN = 0.05
+_PREMIUM_MOVE = 2.0
+_PREMIUM_DOUBT = 1.5
+_PREMIUM_MOVES = 3  # rounds of premium-based moves
+_DOUBTFUL = np.zeros((4, 2))  # sentinel: the premium squares put the grid elsewhere
+# Line energy (blurred gradient, grey levels per pixel) a grid must show above the cell centres:
+# JPEG's 8-pixel blocks make a perfect but faint grid on any flat surface.
+_MIN_LINE_ENERGY = 6.0
 _STRIP_CONTRAST = 0.25  # line-vs-cell-centre contrast of a strip that is clearly made of cells
 # Gradient blur, in cells, that merges the two edges of a grid line into one centred ridge.
 _LINE_SIGMA = 0.08
+_PYRAMID_LEVELS = 3  # halvings of the working image that warps may read from
+_POOLED = 3  # strips of cells pooled to find a line's position in the first fit
 
 
 class BoardNotFound(LookupError):
@@ -50,13 +86,14 @@ def locate_grid(
     """Find the `rows` x `cols` playing grid in a BGR or grey `image`.
 
     `layout` (the variant's premium layout, one string per row, one character per square kind)
-    lets the premium squares settle which whole-cell position the grid is at. Returns corners in `image`'s
-    pixels, ordered top-left, top-right, bottom-right, bottom-left as the image is seen. Raises
-    `BoardNotFound` when no candidate fits the grid well enough.
+    lets the premium squares settle which whole-cell position the grid is at. Returns corners in
+    `image`'s pixels, ordered top-left, top-right, bottom-right, bottom-left as the image is seen.
+    Raises `BoardNotFound` when no candidate fits the grid well enough, or the premium squares
+    put the grid where it does not fit.
     """
     colour, factor = _working_image(image)
     candidates = _candidate_quads(colour)
-    work = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+    work = _pyramid(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
     scored = sorted(
         ((_coarse_grid(work, quad, rows, cols), i) for i, quad in enumerate(candidates)),
         key=lambda item: -item[0][1],
@@ -70,22 +107,28 @@ def locate_grid(
             best = refined
         if best is not None and best[0] >= _GOOD_ENOUGH:
             break
-    if best is None or best[0] < MIN_QUALITY:
-        quality = 0.0 if best is None else best[0]
+    quality, corners = best if best is not None else (0.0, None)
+    if quality < MIN_QUALITY:
         raise BoardNotFound(f"no {rows}x{cols} board grid found (best fit quality {quality:.2f})")
-    quality, corners = best
-    if layout is not None:
+    # The premium squares may move the grid by whole cells, again after a move while they still
+    # point elsewhere; the grid must fit as well where they put it.
+    for _ in range(_PREMIUM_MOVES if layout is not None else 0):
         moved = _premium_shift(colour, corners, np.array([list(line) for line in layout]))
-        if moved is not None:
-            refined = _refine(work, moved, rows, cols, allow_shift=False)
-            if refined is not None:
-                quality, corners = refined
+        if moved is None:
+            break
+        refined = None if moved is _DOUBTFUL else _refine(work, moved, rows, cols, False)
+        if refined is None or refined[0] < MIN_QUALITY:
+            raise BoardNotFound(
+                f"no {rows}x{cols} board grid found (premium squares disagree with the grid)"
+            )
+        quality, corners = refined
     return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
 
 
 def _premium_shift(colour: np.ndarray, corners: np.ndarray, layout: np.ndarray):
     """Corners moved by whole cells when that makes squares of the same premium look much more
-    alike; None when the grid already sits best where it is.
+    alike; None when the grid already sits best where it is; `_DOUBTFUL` when another position
+    fits the premium squares clearly better, but not by enough to move there.
 
     `layout` holds one code per square. Tiles cover squares of every kind alike, so they lower
     every shift's score but do not favour a wrong one.
@@ -111,8 +154,10 @@ def _premium_shift(colour: np.ndarray, corners: np.ndarray, layout: np.ndarray):
         within += np.abs(squares - np.median(squares, axis=1, keepdims=True)).sum(axis=(1, 2))
     scores = dict(zip(shifts, 1.0 - within / (total + 1e-6), strict=True))
     (dx, dy), best = max(scores.items(), key=lambda item: item[1])
-    if (dx, dy) == (0, 0) or best < scores[0, 0] + _PREMIUM_MARGIN:
+    if (dx, dy) == (0, 0):
         return None
+    if best < max(scores[0, 0] + _PREMIUM_MARGIN, _PREMIUM_MOVE * scores[0, 0]):
+        return _DOUBTFUL if best > _PREMIUM_DOUBT * scores[0, 0] + 0.01 else None
     moved = ideal + np.float32([dx * cell, dy * cell])
     back = cv2.perspectiveTransform(moved.reshape(1, 4, 2), np.linalg.inv(to_canon))
     return back.reshape(4, 2).astype(np.float64)
@@ -153,6 +198,48 @@ def _quad_from_contour(contour: np.ndarray) -> np.ndarray | None:
     return _order_corners(cv2.boxPoints(cv2.minAreaRect(hull)))
 
 
+def _quad_from_sides(contour: np.ndarray) -> np.ndarray | None:
+    """The quadrilateral bounded by the four longest straight runs of a contour, or None.
+
+    A board outline that merged with something touching it (a cup, a hand, a rack) keeps most of
+    its four straight sides; the convex hull would take in the intruder.
+    """
+    perimeter = cv2.arcLength(contour, True)
+    poly = cv2.approxPolyDP(contour, 0.01 * perimeter, True).reshape(-1, 2).astype(np.float64)
+    ends = np.roll(poly, -1, axis=0)
+    lengths = np.linalg.norm(ends - poly, axis=1)
+    angles = np.arctan2(ends[:, 1] - poly[:, 1], ends[:, 0] - poly[:, 0])
+    # Runs of long segments in the same direction (within 10 degrees) make one side.
+    sides: list[list[int]] = []
+    for i in np.flatnonzero(lengths > 0.05 * perimeter):
+        turn = 0.0 if not sides else angles[i] - angles[sides[-1][-1]]
+        if sides and abs((turn + np.pi) % (2 * np.pi) - np.pi) < np.radians(10):
+            sides[-1].append(int(i))
+        else:
+            sides.append([int(i)])
+    if len(sides) > 1:
+        turn = angles[sides[0][0]] - angles[sides[-1][-1]]
+        if abs((turn + np.pi) % (2 * np.pi) - np.pi) < np.radians(10):
+            sides[0] = sides.pop() + sides[0]
+    if len(sides) < 4:
+        return None
+    longest = sorted(sorted(sides, key=lambda run: -lengths[run].sum())[:4])
+    lines = []
+    for run in longest:
+        points = np.concatenate([poly[run], ends[run]]).astype(np.float32)
+        vx, vy, x0, y0 = cv2.fitLine(points, cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    corners = []
+    for (p, d), (q, e) in zip(lines, lines[1:] + lines[:1], strict=True):
+        det = d[0] * -e[1] + e[0] * d[1]
+        if abs(det) < 0.3:  # nearly parallel neighbours: not a quadrilateral's sides
+            return None
+        t = ((q[0] - p[0]) * -e[1] + e[0] * (q[1] - p[1])) / det
+        corners.append(p + t * d)
+    quad = _order_corners(np.array(corners))
+    return quad if _plausible(quad) else None
+
+
 def _candidate_quads(work: np.ndarray) -> list[np.ndarray]:
     """Quadrilaterals that may hold the grid: the frame itself and outlines of large regions."""
     h, w = work.shape[:2]
@@ -186,9 +273,9 @@ def _candidate_quads(work: np.ndarray) -> list[np.ndarray]:
             area = cv2.contourArea(contour)
             if area < 0.04 * h * w:
                 continue
-            quad = _quad_from_contour(contour)
-            if quad is not None and cv2.contourArea(quad.astype(np.float32)) > 0.04 * h * w:
-                found.append((area, quad))
+            for quad in (_quad_from_contour(contour), _quad_from_sides(contour)):
+                if quad is not None and cv2.contourArea(quad.astype(np.float32)) > 0.04 * h * w:
+                    found.append((area, quad))
     found.sort(key=lambda item: -item[0])
     for _, quad in found:
         if all(np.abs(quad - other).max() > 0.02 * max(h, w) for other in quads):
@@ -198,10 +285,39 @@ def _candidate_quads(work: np.ndarray) -> list[np.ndarray]:
     return quads
 
 
+def _pyramid(image: np.ndarray) -> list[np.ndarray]:
+    """`image` and successive halvings of it (Gaussian pyramid)."""
+    levels = [image]
+    while len(levels) < _PYRAMID_LEVELS and min(levels[-1].shape[:2]) >= 64:
+        levels.append(cv2.pyrDown(levels[-1]))
+    return levels
+
+
+def _warp(
+    pyramid: list[np.ndarray], transform: np.ndarray, size: tuple[int, int], scale: float
+) -> np.ndarray:
+    """`cv2.warpPerspective` of the pyramid's first level by `transform`, read from the level
+    nearest `scale` source pixels per output pixel: shrinking by interpolation alone would skip
+    thin grid lines."""
+    level = int(np.clip(np.floor(np.log2(max(scale / 1.5, 1.0))), 0, len(pyramid) - 1))
+    f = 2.0**level
+    from_level = np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1]])
+    return cv2.warpPerspective(pyramid[level], transform @ from_level, size, flags=cv2.INTER_LINEAR)
+
+
 def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Absolute x and y gradient energy of a grey image."""
     gx = np.abs(cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=3))
     gy = np.abs(cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=3))
+    return gx, gy
+
+
+def _line_energy(image: np.ndarray, cell: int) -> tuple[np.ndarray, np.ndarray]:
+    """Energy of lines across x and across y in a warp with `cell` px per cell: the gradient
+    magnitude blurred so that both edges of a thin line merge into one ridge."""
+    gx, gy = _gradients(image)
+    gx = cv2.GaussianBlur(gx, (0, 0), _LINE_SIGMA * cell)
+    gy = cv2.GaussianBlur(gy, (0, 0), _LINE_SIGMA * cell)
     return gx, gy
 
 
@@ -225,11 +341,12 @@ def _comb_fit(profile: np.ndarray, lines: int, min_period: float, max_period: fl
         teeth = np.rint(offsets[:, None] + k[None, :] * period).astype(int)
         mids = np.rint(offsets[:, None] + (k[None, :-1] + 0.5) * period).astype(int)
         at = peaks[teeth]
-        on = at.mean(axis=1)
-        off = smooth[mids].mean(axis=1)
+        on = at.sum(axis=1) / lines
+        off = smooth[mids].sum(axis=1) / (lines - 1)
         # At half the true period every other tooth sits on a cell centre (letters, not lines):
         # penalise combs whose even and odd teeth differ.
-        even, odd = at[:, 0::2].mean(axis=1), at[:, 1::2].mean(axis=1)
+        even = at[:, 0::2].sum(axis=1) / len(k[0::2])
+        odd = at[:, 1::2].sum(axis=1) / len(k[1::2])
         contrast = (on - off) / (on + off + 1e-6) - np.abs(even - odd) / (even + odd + 1e-6)
         i = int(np.argmax(contrast))
         if contrast[i] > best[2]:
@@ -238,14 +355,15 @@ def _comb_fit(profile: np.ndarray, lines: int, min_period: float, max_period: fl
 
 
 def _coarse_grid(
-    work: np.ndarray, quad: np.ndarray, rows: int, cols: int
+    work: list[np.ndarray], quad: np.ndarray, rows: int, cols: int
 ) -> tuple[np.ndarray | None, float]:
     """Warp a candidate to a square, find the grid's lines by comb fitting, return the grid's
     corners in working-image pixels and the fit contrast (lower of the two axes)."""
     side = _CANDIDATE_SIDE
     square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
     to_square = cv2.getPerspectiveTransform(quad.astype(np.float32), square)
-    warped = cv2.warpPerspective(work, to_square, (side, side), flags=cv2.INTER_LINEAR)
+    scale = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean() / side
+    warped = _warp(work, to_square, (side, side), scale)
     gx, gy = _gradients(warped)
     fits = []
     for energy, lines in ((gx.sum(axis=0), cols + 1), (gy.sum(axis=1), rows + 1)):
@@ -260,6 +378,14 @@ def _coarse_grid(
     )
     back = cv2.perspectiveTransform(grid.reshape(1, 4, 2), np.linalg.inv(to_square))
     return back.reshape(4, 2).astype(np.float64), min(cx, cy)
+
+
+def _pool(bands: np.ndarray, margin: int, cell: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sums of `size` neighbouring strips, and the centre of each sum along the lines."""
+    starts = np.arange(0, len(bands), size)
+    sizes = np.diff(np.append(starts, len(bands)))
+    centres = margin + (starts + sizes / 2) * cell
+    return np.add.reduceat(bands, starts, axis=0), centres.astype(float)
 
 
 def _line_points(band_energy: np.ndarray, expected: np.ndarray, window: float):
@@ -302,7 +428,13 @@ def _fit_lines(positions: np.ndarray, strength: np.ndarray, along: np.ndarray, t
     return np.stack([slope, intercept, keep.mean(axis=0)], axis=1)
 
 
-def _refine(work: np.ndarray, corners: np.ndarray, rows: int, cols: int, allow_shift: bool = True):
+def _refine(
+    work: list[np.ndarray],
+    corners: np.ndarray,
+    rows: int,
+    cols: int,
+    allow_shift: bool = True,
+):
     """Fit every grid line near the current estimate and re-estimate the corners from their
     crossings, moving the estimate by whole cells while that covers more cell-like strips.
     Returns (quality, corners) or None."""
@@ -326,10 +458,8 @@ def _refine(work: np.ndarray, corners: np.ndarray, rows: int, cols: int, allow_s
         if _cell_size(corners, rows, cols) < _MIN_CELL_PX:
             return None
         to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
-        canon = cv2.warpPerspective(work, to_canon, (width, height), flags=cv2.INTER_LINEAR)
-        gx, gy = _gradients(canon)
-        gx = cv2.GaussianBlur(gx, (0, 0), _LINE_SIGMA * cell)
-        gy = cv2.GaussianBlur(gy, (0, 0), _LINE_SIGMA * cell)
+        canon = _warp(work, to_canon, (width, height), _cell_size(corners, rows, cols) / cell)
+        gx, gy = _line_energy(canon, cell)
         lo, hi = int(0.15 * cell), int(0.85 * cell)
         # Energy profiles per strip of cells, including the strip just outside each side.
         band_x = np.stack([gx[j * cell + lo : j * cell + hi].sum(axis=0) for j in range(rows + 2)])
@@ -346,14 +476,15 @@ def _refine(work: np.ndarray, corners: np.ndarray, rows: int, cols: int, allow_s
             corners = corners.reshape(4, 2).astype(np.float64)
             continue
         window = 0.3 * cell if fits == 0 else 0.2 * cell
-        vx, vs = _line_points(band_x[1:-1], xs.astype(float), window)
-        hy, hs = _line_points(band_y[1:-1], ys.astype(float), window)
-        vfit = _fit_lines(
-            vx, vs, (margin + (np.arange(rows) + 0.5) * cell).astype(float), 0.12 * cell
-        )
-        hfit = _fit_lines(
-            hy, hs, (margin + (np.arange(cols) + 0.5) * cell).astype(float), 0.12 * cell
-        )
+        # Neighbouring strips are pooled: a faint line gathers evidence over a few cells, and
+        # the scattered edges of loosely placed tiles average out to the line they sit on.
+        pooled = _POOLED if fits == 0 else 1
+        rows_pooled, row_centres = _pool(band_x[1:-1], margin, cell, pooled)
+        cols_pooled, col_centres = _pool(band_y[1:-1], margin, cell, pooled)
+        vx, vs = _line_points(rows_pooled, xs.astype(float), window)
+        hy, hs = _line_points(cols_pooled, ys.astype(float), window)
+        vfit = _fit_lines(vx, vs, row_centres, 0.12 * cell)
+        hfit = _fit_lines(hy, hs, col_centres, 0.12 * cell)
         src, dst = [], []
         # Outer lines are often thicker (a frame) or missing (cropped photo): the crossings of
         # the inner lines fix the homography, which then places the outer lines.
@@ -376,11 +507,35 @@ def _refine(work: np.ndarray, corners: np.ndarray, rows: int, cols: int, allow_s
         total = np.linalg.inv(to_canon) @ correction
         corners = cv2.perspectiveTransform(ideal.reshape(1, 4, 2), total).reshape(4, 2)
         corners = corners.astype(np.float64)
+        if not _plausible(corners):
+            return None
         fits += 1
         crossings = float(inliers.sum()) / ((rows - 1) * (cols - 1))
         strips = np.concatenate([col_cells[1:-1], row_cells[1:-1]])
         quality = _quality(vfit, hfit, strips, crossings)
+    width = hi - lo
+    if min(_line_contrast(band_x, xs, width), _line_contrast(band_y, ys, width)) < _MIN_LINE_ENERGY:
+        return None
     return quality, corners
+
+
+def _plausible(corners: np.ndarray) -> bool:
+    """Whether a quadrilateral can be a square grid seen by a camera at most ~50 degrees off
+    vertical: convex, with no side more than twice as long as the opposite or adjacent one."""
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    edges = np.roll(corners, -1, axis=0) - corners
+    following = np.roll(edges, -1, axis=0)
+    turns = edges[:, 0] * following[:, 1] - edges[:, 1] * following[:, 0]
+    convex = bool((turns > 0).all() or (turns < 0).all())
+    return convex and sides.max() < _MAX_SIDE_RATIO * sides.min()
+
+
+def _line_contrast(bands: np.ndarray, lines: np.ndarray, width: int) -> float:
+    """Median excess of line energy on the grid lines over midway between them, per pixel."""
+    profile = bands[1:-1].sum(axis=0) / ((len(bands) - 2) * width)
+    mids = (lines[:-1] + lines[1:]) // 2
+    between = np.interp(lines, mids, profile[mids])
+    return float(np.median(profile[lines] - between))
 
 
 def _cell_size(corners: np.ndarray, rows: int, cols: int) -> float:
@@ -410,7 +565,7 @@ def _best_shift(cellness: np.ndarray) -> int:
     best = int(np.argmax(sums))
     # Move only on a clear win: a dropped edge strip must be much less cell-like than the new one.
     typical = float(np.median(cellness[1:-1]))
-    return best - 1 if sums[best] - sums[1] > 0.5 * typical else 0
+    return best - 1 if sums[best] - sums[1] > _SHIFT_GAIN * typical else 0
 
 
 def _quality(vfit: np.ndarray, hfit: np.ndarray, strips: np.ndarray, crossings: float) -> float:
