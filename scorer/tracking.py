@@ -111,6 +111,7 @@ class TrackResult:
     misreads: tuple[Misread, ...] = ()
     uncertain: tuple[UncertainCell, ...] = ()
     invalid_words: tuple[str, ...] = ()
+    """Words of a committed play that the dictionary lacks: a phony to challenge."""
     unchecked_words: tuple[str, ...] = ()
     read_board: Board | None = field(default=None, repr=False)
 
@@ -522,28 +523,21 @@ def _finish(
         assert found is not None and found[2] is not None, "a designated blank keeps the play legal"
         kind, board, play = found
 
+    # Every new tile was read with confidence: a word the dictionary lacks was really played, and
+    # stands until a player challenges it, so the play is recorded with the words flagged.
     invalid, unchecked = _words_verdicts(play, dictionary)
+    message = f"{play.word} at {play.position} for {play.score}"
     if invalid:
-        return TrackResult(
-            TurnStatus.NEEDS_REVIEW,
-            "not in the dictionary: " + ", ".join(invalid) + " (a misread, or a word to challenge)",
-            rotation,
-            kind,
-            board,
-            play,
-            tuple(misreads),
-            invalid_words=tuple(invalid),
-            unchecked_words=tuple(unchecked),
-            read_board=read_board,
-        )
+        message += "; not in the dictionary: " + ", ".join(invalid) + " (challenge it?)"
     return TrackResult(
         TurnStatus.COMMITTED,
-        f"{play.word} at {play.position} for {play.score}",
+        message,
         rotation,
         kind,
         board,
         play,
         tuple(misreads),
+        invalid_words=tuple(invalid),
         unchecked_words=tuple(unchecked),
         read_board=read_board,
     )

@@ -78,6 +78,10 @@ class PendingOut(BaseModel):
     )
     uncertain: list[UncertainOut]
     misreads: list[MisreadOut]
+    invalid_words: list[str] = Field(
+        default_factory=list,
+        description="words of the move the dictionary lacks: a phony the others may challenge",
+    )
     overlay_url: str
     photo_url: str
 

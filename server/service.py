@@ -469,6 +469,7 @@ class GameService:
                 {"square": square_name(*m.square), "known": m.known, "read": m.read}
                 for m in result.misreads
             ],
+            "invalid_words": list(result.invalid_words),
             "overlay_url": f"/api/games/{record.id}/turns/{turn_id}/overlay.png",
             "photo_url": f"/api/games/{record.id}/turns/{turn_id}/photo",
         }

@@ -270,16 +270,24 @@ def test_review_correct_a_cell(api: Api) -> None:
     _error(api.post("/review/correct", json={"cells": {"K8": "S"}}), 409, "no_review")
 
 
-def test_review_confirm_a_word_not_in_the_list(api: Api) -> None:
+def test_word_not_in_the_list_is_recorded_and_flagged(api: Api) -> None:
     turn = api.photo(photo(1), reading({7: ".......TAC....."})).json()
-    assert turn["status"] == "needs_review" and "TAC" in turn["message"]
-    # Every new tile is in the pending board, though none of them is uncertain.
-    assert turn["uncertain"] == [] and turn["game"]["board"][7] == "." * 15
-    assert api.game()["pending"]["board"][7] == ".......TAC....."
+    assert turn["status"] == "committed" and turn["invalid_words"] == ["TAC"]
     assert turn["move"]["word"] == "TAC" and turn["move"]["score"] == 10
+    assert turn["game"]["totals"] == {"Ann": 10, "Bob": 0} and turn["game"]["pending"] is None
+    # The others challenge it: the dictionary decides, and the play comes off.
+    challenged = api.post("/challenge", json={"challenger": "Bob", "valid": None}).json()
+    assert challenged["totals"] == {"Ann": 0, "Bob": 0}
+    assert challenged["moves"][-1]["kind"] == "withdrawn"
+
+
+def test_review_confirm_a_blank_left_unknown(api: Api) -> None:
+    api.photo(photo(1), reading(CAT))
+    turn = api.photo(photo(2), reading({7: ".......CAT?...."})).json()
+    assert turn["status"] == "needs_review" and turn["move"]["word"] == "CAT?"
     confirmed = api.post("/review/confirm").json()
-    assert confirmed["status"] == "committed" and confirmed["move"]["total"] == 10
-    assert confirmed["game"]["totals"] == {"Ann": 10, "Bob": 0}
+    assert confirmed["status"] == "committed" and confirmed["move"]["score"] == 5
+    assert confirmed["game"]["totals"] == {"Ann": 10, "Bob": 5}
     assert confirmed["game"]["pending"] is None
 
 

@@ -196,11 +196,19 @@ def test_blank_without_dictionary_stays_unknown_and_scores_zero() -> None:
     assert result.play is not None and result.play.word == "?AT" and result.play.score == 2
 
 
-def test_invalid_word_needs_review() -> None:
+def test_confidently_read_phony_is_recorded_and_flagged() -> None:
     after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Щ")})
     result = track(SLOVO, reading_of(after), RU, dictionary_for(RU))
-    assert result.status is TurnStatus.NEEDS_REVIEW
-    assert result.invalid_words == ("КОЩ",)
+    assert result.status is TurnStatus.COMMITTED
+    assert result.play is not None and result.play.word == "КОЩ"
+    assert result.invalid_words == ("КОЩ",) and "challenge" in result.message
+
+
+def test_uncertain_cell_never_settles_on_a_phony() -> None:
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Щ")})
+    reading = reading_of(after, {(8, 9): [("Щ", 0.6), ("Ъ", 0.38), ("empty", 0.02)]})
+    result = track(SLOVO, reading, RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
 
 
 def test_illegal_change_is_rejected_with_reason() -> None:

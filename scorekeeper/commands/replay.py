@@ -110,6 +110,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"scorekeeper replay: {photo}: {_describe(turn.result)}", file=sys.stderr)
             _print_sheet(game, args.json)
             return 1
+        if turn.result.invalid_words:
+            listed = ", ".join(turn.result.invalid_words)
+            print(f"{photo}: not in the dictionary: {listed} (challenge it?)", file=sys.stderr)
         for misread in turn.result.misreads:
             print(
                 f"{photo}: {square_name(*misread.square)} read as {misread.read}, "

@@ -24,6 +24,7 @@ const I18N = {
     finished: "Game over", winners: "Winner: {names}", bag: "Bag: {bag} · unseen: {unseen}",
     committed: "{player}: {position} {word} — {score} points",
     needs_review: "Not sure about {n} cell(s): check them on the board.",
+    phony: "Not in the dictionary: {words}. Challenge it?",
     no_move: "The photo was read, but no move was found yet.",
     blank_for: "{Blank} on {square} stands for:", cell: "Cell {square}",
     exchange_title: "Exchange how many tiles?", challenge_title: "Challenge the last play",
@@ -68,6 +69,7 @@ const I18N = {
     bag: "В мешке: {bag} · не видно: {unseen}",
     committed: "{player}: {position} {word} — {score} очк.",
     needs_review: "Не уверен в клетках ({n}): проверьте их на доске.",
+    phony: "Нет в словаре: {words}. Оспорить?",
     no_move: "Фото прочитано, но хода пока не видно.",
     blank_for: "{Blank} на {square} — это буква:", cell: "Клетка {square}",
     exchange_title: "Сколько фишек меняете?", challenge_title: "Оспорить последний ход",
@@ -649,6 +651,7 @@ function renderResult() {
   }
   const doubts = (turn.uncertain || []).length;
   if (turn.status === "needs_review" && doubts) lines.push(t("needs_review", { n: doubts }));
+  if ((turn.invalid_words || []).length) lines.push(t("phony", { words: turn.invalid_words.map(shownWord).join(", ") }));
   if (turn.message) lines.push(turn.message);
   $("result-text").replaceChildren(...lines.map((text, i) => element(i === 0 ? "strong" : "p", { textContent: text })));
 
