@@ -1,12 +1,15 @@
 """Cell classifier figures: accuracy on held-out rendered boards, on real crops and real English
-boards (true corners from ../shared), orientation votes, and inference time for 225 cells.
+boards (true corners from ../shared), real photos read end to end (cells right per photo and the
+confusions), orientation votes, and inference time for 225 cells.
 
-Run from the repository root: `python benchmarks/bench_classify.py [--boards N]`.
+Run from the repository root: `python benchmarks/bench_classify.py [--boards N] [--model ONNX]
+[--only real]`.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import statistics
 import sys
@@ -19,7 +22,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorer.variant import load_variant  # noqa: E402
-from training.dataset import EDITIONS, SHARED, real_tile_crops, rectify_to_grid  # noqa: E402
+from training.dataset import (  # noqa: E402
+    EDITIONS,
+    SHARED,
+    read_real_photos,
+    real_tile_crops,
+    rectify_to_grid,
+)
 from training.render import random_rows, random_style, render_board_photo  # noqa: E402
 from vision.classify import (  # noqa: E402
     BLANK,
@@ -114,6 +123,28 @@ def real_crops(clf: CellClassifier) -> dict:
     return {"crops": len(right), "masked_acc": sum(right) / len(right)}
 
 
+def real_photos(clf: CellClassifier) -> dict:
+    """Every real photo with a known position read end to end (locate included): cells right of
+    225 per photo, totals per group, and the commonest (truth → read) confusions."""
+    per_photo, groups = {}, collections.defaultdict(lambda: [0, 0, 0])
+    confusions: collections.Counter[str] = collections.Counter()
+    for result in read_real_photos(clf):
+        per_photo[result.name] = result.error or result.right
+        total = groups[result.group]
+        total[0] += result.right
+        total[1] += 225
+        total[2] += result.right == 225
+        confusions.update(f"{t}→{r}" for t, r in result.wrong)
+    return {
+        "per_photo": per_photo,
+        "groups": {
+            g: {"cells": f"{right}/{n}", "acc": round(right / n, 4), "photos_exact": exact}
+            for g, (right, n, exact) in groups.items()
+        },
+        "confusions": dict(confusions.most_common(25)),
+    }
+
+
 def timing(clf: CellClassifier) -> dict:
     grid = np.random.default_rng(0).integers(
         0, 255, (15 * clf.cell_px, 15 * clf.cell_px, 3), dtype=np.uint8
@@ -133,13 +164,19 @@ def timing(clf: CellClassifier) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--boards", type=int, default=12)
+    parser.add_argument("--model", help="an ONNX file to measure instead of the shipped model")
+    parser.add_argument("--only", choices=["real"], help="measure only the real photos end to end")
     args = parser.parse_args()
-    clf = CellClassifier()
+    clf = CellClassifier(args.model)
+    if args.only == "real":
+        print(json.dumps(real_photos(clf), indent=1, ensure_ascii=False))
+        return
     figures = {
         "rendered_heldout": rendered(clf, args.boards, "heldout"),
         "rendered_train_styles": rendered(clf, args.boards, "train"),
         "real_erudit_crops": real_crops(clf),
         "real_english_boards_true_corners": real_english(clf),
+        "real_photos_end_to_end": real_photos(clf),
         "timing": timing(clf),
     }
     print(json.dumps(figures, indent=1, ensure_ascii=False))

@@ -8,7 +8,13 @@ import pytest
 pytest.importorskip("PIL", reason="the renderer needs Pillow (dev extra)")
 
 from training.dataset import rectify_to_grid  # noqa: E402
-from training.render import Pose, erudit_style, random_rows, render_board_photo  # noqa: E402
+from training.render import (  # noqa: E402
+    ERUDIT_BLUES,
+    Pose,
+    erudit_style,
+    random_rows,
+    render_board_photo,
+)
 
 EMPTY = ["." * 15] * 15
 
@@ -47,3 +53,13 @@ def test_board_turn_moves_the_first_corner() -> None:
     # Corners are in board order: a quarter turn moves row 1/column A from top-left to top-right.
     assert c0[0, 0] < 300 and c0[0, 1] < 300
     assert c1[0, 0] > 300 and c1[0, 1] < 300
+
+
+def test_erudit_style_blues_span_the_measured_range() -> None:
+    plain = erudit_style()
+    assert plain.value_beside and plain.tile_face == ERUDIT_BLUES[0]
+    faces = np.array([erudit_style(np.random.default_rng(s)).tile_face for s in range(20)])
+    low, high = np.minimum(*ERUDIT_BLUES), np.maximum(*ERUDIT_BLUES)
+    assert ((faces >= low - 1) & (faces <= high + 1)).all()
+    assert len({tuple(f) for f in faces}) > 10
+    assert erudit_style(np.random.default_rng(4)) == erudit_style(np.random.default_rng(4))

@@ -26,14 +26,20 @@ from vision.classify import (
     EMPTY,
     MARGIN_PX,
     STAR,
+    CellClassifier,
     cut_cells,
     visual_class,
 )
+from vision.decode import PhotoError
+from vision.locate import BoardNotFound
+from vision.pipeline import read_board
 from vision.rectify import rectify
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 REAL_CROPS = SHARED / "realphotos" / "erudit" / "tile_crops"
 REAL_BOARDS = SHARED / "realphotos" / "english" / "boards"
+# Alphabet-layout photos whose position is truth.txt's (the CV_test* photos show another one).
+ALPHABET_PHOTOS = ("f1", "f3", "f4", "f5", "f6", "f7", "f8", "ML_IMG_20200616_105900")
 
 # Editions a synthetic board imitates: (variant for layout and tile values, blank look).
 EDITIONS: tuple[tuple[str, str], ...] = (
@@ -74,8 +80,9 @@ def rectify_to_grid(photo: np.ndarray, corners: np.ndarray, cell_px: int = CELL_
     return rectify(photo, corners, cell_px, GRID, GRID)
 
 
-def board_crops(seed: int, split: Split, keep_empty: float = 0.35) -> Crops:
-    """All tile crops and a share of the empty ones from one rendered photo."""
+def board_crops(seed: int, split: Split, keep_empty: float = 0.3) -> Crops:
+    """All tile crops, every empty premium square and a share of the plain empty squares from one
+    rendered photo (premium squares, labelled or not, are the empties most like tiles)."""
     rng = np.random.default_rng(seed)
     variant_name, blank = EDITIONS[int(rng.integers(len(EDITIONS)))]
     variant = load_variant(variant_name)
@@ -103,7 +110,8 @@ def board_crops(seed: int, split: Split, keep_empty: float = 0.35) -> Crops:
             [cv2.resize(c, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA) for c in crops]
         )
     labels = np.array([_label(ch) for line in rows for ch in line])
-    keep = (labels != visual_class(EMPTY)) | (rng.random(len(labels)) < keep_empty)
+    premium = np.array([code != "." for line in variant.layout.rows for code in line])
+    keep = (labels != visual_class(EMPTY)) | premium | (rng.random(len(labels)) < keep_empty)
     return Crops(crops[keep], labels[keep])
 
 
@@ -148,6 +156,65 @@ def real_english_boards(root: Path = REAL_BOARDS) -> list[tuple[str, np.ndarray,
         grid = rectify_to_grid(photo, np.float32(truth["corners"]))
         boards.append((name, grid, truth["rows"], truth["variant"]))
     return boards
+
+
+@dataclass(frozen=True)
+class PhotoResult:
+    """One real photo read end to end: cells right of 225, and (truth, read) board-text pairs of
+    the wrong cells; `error` says why no reading came back."""
+
+    group: str
+    name: str
+    right: int
+    wrong: tuple[tuple[str, str], ...]
+    error: str = ""
+
+
+def real_board_photos(shared: Path = SHARED) -> list[tuple[str, Path, str, list[str]]]:
+    """The real photos with a known position, as (group, path, variant, truth rows in board text,
+    a blank or star tile written '?'): Эрудит alphabet layouts and empty boards, English boards."""
+    photos: list[tuple[str, Path, str, list[str]]] = []
+    erudit = shared / "realphotos" / "erudit"
+    alphabet = erudit / "alphabet_layout" / "truth.txt"
+    if alphabet.is_file():
+        rows = alphabet.read_text(encoding="utf-8").split()
+        for name in ALPHABET_PHOTOS:
+            photos.append(("erudit_alphabet", alphabet.parent / f"{name}.jpg", "erudit", rows))
+    empty = erudit / "empty_boards"
+    for path in sorted(empty.glob("*.jpg")) if empty.is_dir() else []:
+        if not path.name.startswith("bad_"):
+            photos.append(("erudit_empty", path, "erudit", ["." * GRID] * GRID))
+    english = shared / "realphotos" / "english" / "boards" / "truth.json"
+    if english.is_file():
+        for name, truth in json.loads(english.read_text(encoding="utf-8")).items():
+            photos.append(("english", english.parent / name, truth["variant"], truth["rows"]))
+    return [
+        (
+            group,
+            path,
+            variant,
+            ["".join("?" if ch == "*" or ch.islower() else ch for ch in line) for line in rows],
+        )
+        for group, path, variant, rows in photos
+    ]
+
+
+def read_real_photos(classifier: CellClassifier, shared: Path = SHARED) -> list[PhotoResult]:
+    """Read every real photo of `real_board_photos` end to end (`vision.pipeline.read_board`:
+    decode, locate, rectify, classify, orient) and compare the board text with the truth."""
+    results = []
+    for group, path, variant, truth in real_board_photos(shared):
+        try:
+            rows = read_board(path.read_bytes(), load_variant(variant), classifier).rows
+        except (PhotoError, BoardNotFound) as error:
+            results.append(PhotoResult(group, path.name, 0, (), f"{type(error).__name__}: {error}"))
+            continue
+        pairs = [
+            (t, r) for tl, rl in zip(truth, rows, strict=True) for t, r in zip(tl, rl, strict=True)
+        ]
+        wrong = tuple((t, r) for t, r in pairs if t != r)
+        results.append(PhotoResult(group, path.name, len(pairs) - len(wrong), wrong))
+    return results
 
 
 def main() -> None:

@@ -51,8 +51,12 @@ HELDOUT_FONTS: dict[str, tuple[str, ...]] = {
 FONT_ROOTS = ("/usr/share/fonts", "/usr/local/share/fonts")
 
 # Tile faces (face, text). "mint" is held out of training.
+# The Эрудит tiles measured on ../shared/realphotos/erudit: from a saturated sky blue, nearly the
+# colour of the board's word ×2 squares, to a royal blue, by light and camera.
+ERUDIT_BLUES: tuple[RGB, RGB] = ((32, 150, 240), (52, 96, 182))
 TILE_PALETTES: dict[str, tuple[RGB, RGB]] = {
-    "erudit_blue": ((62, 94, 170), (245, 245, 250)),
+    "erudit_blue": (ERUDIT_BLUES[0], (248, 250, 252)),
+    "royal_blue": ((62, 94, 170), (245, 245, 250)),
     "wood": ((212, 186, 146), (28, 24, 20)),
     "pale_wood": ((228, 208, 172), (35, 30, 28)),
     "grey_wood": ((190, 178, 160), (30, 30, 30)),
@@ -73,7 +77,7 @@ WOODEN = {"wood", "pale_wood", "grey_wood", "pale_grey_wood"}
 
 # Boards: (cell, line, line width in cells, frame).
 BOARD_PALETTES: dict[str, tuple[RGB, RGB, float, RGB]] = {
-    "erudit_black": ((104, 100, 102), (22, 22, 24), 0.12, (26, 26, 28)),
+    "erudit_black": ((84, 80, 82), (22, 22, 24), 0.12, (26, 26, 28)),
     "classic_grey": ((188, 182, 166), (246, 246, 240), 0.07, (150, 35, 40)),
     "deluxe_cream": ((238, 224, 190), (38, 38, 38), 0.12, (40, 40, 40)),
     "beige_red": ((222, 212, 185), (120, 110, 95), 0.05, (160, 30, 35)),
@@ -93,12 +97,12 @@ PREMIUM_PALETTES: dict[str, dict[str, RGB]] = {
         "*": (238, 170, 172),
     },
     "erudit": {
-        "=": (224, 110, 112),
-        "-": (96, 168, 232),
-        '"': (246, 222, 120),
-        "'": (90, 150, 110),
-        "+": (246, 242, 246),
-        "*": (96, 168, 232),
+        "=": (215, 85, 95),
+        "-": (40, 170, 245),
+        '"': (245, 222, 90),
+        "'": (40, 165, 125),
+        "+": (246, 244, 244),
+        "*": (40, 170, 245),
     },
     "muted": {
         "=": (150, 90, 90),
@@ -136,7 +140,7 @@ class Style:
     premiums: dict[str, RGB]
     premium_inset: float
     premium_labels: str
-    premium_text: RGB
+    premium_text: dict[str, RGB]
     tile_face: RGB
     tile_text: RGB
     tile_size: float
@@ -145,6 +149,7 @@ class Style:
     font: str
     letter_scale: float
     subscripts: bool
+    value_beside: bool
     lift: float
     jitter: float
 
@@ -199,17 +204,33 @@ def _random_rgb(rng: np.random.Generator, light: bool) -> RGB:
     return tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)[0, 0])  # type: ignore[return-value]
 
 
+def _premium_text(rng: np.random.Generator, premiums: dict[str, RGB]) -> dict[str, RGB]:
+    """Label colours: one dark or light ink for all squares, or (as on Эрудит boards) a deep shade
+    of each square's own colour."""
+    pick = rng.random()
+    if pick < 0.45:
+        return dict.fromkeys(premiums, (30, 30, 35))
+    if pick < 0.65:
+        return dict.fromkeys(premiums, (245, 245, 245))
+    depth = rng.uniform(0.35, 0.6)
+    return {code: tuple(int(v * depth) for v in c) for code, c in premiums.items()}  # type: ignore[misc]
+
+
 def random_style(rng: np.random.Generator, split: Split = "train") -> Style:
     """A random edition: board, premium squares, tiles and font of the given split.
 
-    The held-out split uses fonts and a tile palette that training never sees.
+    The held-out split uses fonts and a tile palette that training never sees. A share of the
+    training boards are the two calibrated editions (`erudit_style`, `scrabble_style`) with their
+    colours, fonts and proportions varied.
     """
     fonts = available_fonts(split) or available_fonts("train")
+    if split == "train" and rng.random() < 0.35:
+        base = erudit_style(rng) if rng.random() < 0.55 else scrabble_style()
+        return _varied(rng, base, fonts)
     palettes = TILE_PALETTES if split == "train" else HELDOUT_TILE_PALETTES
-    # Half the training boards imitate the two editions in ../shared/realphotos closely.
     tile_name = str(rng.choice(sorted(palettes)))
-    if split == "train" and rng.random() < 0.3:
-        tile_name = str(rng.choice(["erudit_blue", "erudit_blue", "wood", "pale_grey_wood"]))
+    if split == "train" and rng.random() < 0.2:
+        tile_name = str(rng.choice(["erudit_blue", "wood", "pale_grey_wood"]))
     face, text = palettes[tile_name]
     if rng.random() < 0.15:
         face = _random_rgb(rng, rng.random() < 0.5)
@@ -222,6 +243,9 @@ def random_style(rng: np.random.Generator, split: Split = "train") -> Style:
     premiums = dict(PREMIUM_PALETTES[str(rng.choice(sorted(PREMIUM_PALETTES)))])
     if rng.random() < 0.2:
         premiums = {code: _random_rgb(rng, True) for code in premiums}
+    if rng.random() < 0.15:
+        # Premium squares the colour of the tiles, as the Эрудит word ×2 squares are.
+        premiums = {code: face if rng.random() < 0.4 else c for code, c in premiums.items()}
     premiums = {code: _vary(rng, c, 0.1) for code, c in premiums.items()}
     labels = str(rng.choice(sorted(PREMIUM_LABELS)))
     wooden = tile_name in WOODEN
@@ -235,46 +259,90 @@ def random_style(rng: np.random.Generator, split: Split = "train") -> Style:
         premiums=premiums,
         premium_inset=float(rng.choice([0.0, 0.0, rng.uniform(0.05, 0.14)])),
         premium_labels=labels,
-        premium_text=(30, 30, 35) if rng.random() < 0.7 else (245, 245, 245),
+        premium_text=_premium_text(rng, premiums),
         tile_face=_vary(rng, face, 0.1),
         tile_text=_vary(rng, text, 0.05),
         tile_size=float(rng.uniform(0.82, 0.97)),
         tile_radius=float(rng.uniform(0.04, 0.2)),
         grain=float(rng.uniform(0.03, 0.1)) if wooden else 0.0,
         font=str(rng.choice(fonts)),
-        letter_scale=float(rng.uniform(0.45, 0.66)),
+        letter_scale=float(rng.uniform(0.36, 0.66)),
         subscripts=bool(rng.random() < 0.85),
+        value_beside=bool(rng.random() < 0.4),
         lift=float(rng.uniform(0.0, 0.3)),
         # Loosely placed wooden tiles lie up to a third of a cell off their squares.
         jitter=float(rng.choice([rng.uniform(0.0, 0.06), rng.uniform(0.06, 0.12)])),
     )
 
 
-def erudit_style() -> Style:
-    """The black Эрудит board with blue plastic tiles, as in ../shared/realphotos/erudit."""
+def _varied(rng: np.random.Generator, base: Style, fonts: list[str]) -> Style:
+    """A calibrated edition under other light, print runs and tile placement."""
+    bold = [f for f in fonts if "Bold" in f or "75" in f or "77" in f] or fonts
+    return dataclasses.replace(
+        base,
+        name=f"{base.name}~",
+        board=_vary(rng, base.board, 0.15),
+        line=_vary(rng, base.line, 0.1),
+        line_width=float(base.line_width * rng.uniform(0.7, 1.3)),
+        frame=_vary(rng, base.frame, 0.15),
+        frame_width=float(rng.uniform(0.15, 1.0)),
+        premiums={code: _vary(rng, c, 0.1) for code, c in base.premiums.items()},
+        premium_inset=float(base.premium_inset * rng.uniform(0.5, 1.5)),
+        premium_text={code: _vary(rng, c, 0.1) for code, c in base.premium_text.items()},
+        tile_face=_vary(rng, base.tile_face, 0.08),
+        tile_text=_vary(rng, base.tile_text, 0.04),
+        tile_size=float(np.clip(base.tile_size + rng.normal(0, 0.03), 0.82, 0.98)),
+        tile_radius=float(base.tile_radius * rng.uniform(0.6, 1.4)),
+        grain=float(base.grain * rng.uniform(0.5, 1.5)),
+        font=str(rng.choice(bold)),
+        letter_scale=float(base.letter_scale * rng.uniform(0.85, 1.15)),
+        lift=float(rng.uniform(0.0, 0.3)),
+        jitter=float(base.jitter * rng.uniform(0.5, 2.0)),
+    )
+
+
+def erudit_style(rng: np.random.Generator | None = None) -> Style:
+    """The black Эрудит board with blue plastic tiles, as in ../shared/realphotos/erudit: blue
+    tiles with a white letter and its value printed right after it, word ×2 squares of nearly the
+    tiles' blue, labels printed in a deep shade of each square's colour, a plain white centre.
+
+    With `rng`, the tiles' blue is drawn between the sky and royal blues seen in those photos.
+    """
     cell, line, line_width, frame = BOARD_PALETTES["erudit_black"]
-    face, text = TILE_PALETTES["erudit_blue"]
+    mix = 0.0 if rng is None else float(rng.uniform(0, 1))
+    sky, royal = (np.asarray(c, float) for c in ERUDIT_BLUES)
+    face: RGB = tuple(int(v) for v in sky + (royal - sky) * mix)  # type: ignore[assignment]
+    text = TILE_PALETTES["erudit_blue"][1]
+    premiums = PREMIUM_PALETTES["erudit"]
     return Style(
-        "erudit",
-        cell,
-        line,
-        line_width,
-        frame,
-        0.4,
-        PREMIUM_PALETTES["erudit"],
-        0.08,
-        "times",
-        (40, 40, 45),
-        face,
-        text,
-        0.9,
-        0.15,
-        0.0,
-        available_fonts("train")[0],
-        0.55,
-        True,
-        0.1,
-        0.03,
+        name="erudit",
+        board=cell,
+        line=line,
+        line_width=line_width,
+        frame=frame,
+        frame_width=0.4,
+        premiums=premiums,
+        premium_inset=0.08,
+        premium_labels="times",
+        premium_text={
+            "=": (120, 30, 40),
+            "-": (40, 60, 110),
+            '"': (220, 90, 50),
+            "'": (20, 90, 60),
+            "+": (40, 40, 45),
+            "*": (40, 60, 110),
+        },
+        tile_face=face,
+        tile_text=text,
+        tile_size=0.93,
+        tile_radius=0.15,
+        grain=0.0,
+        font=available_fonts("train")[0],
+        letter_scale=0.44,
+        subscripts=True,
+        value_beside=True,
+        lift=0.1,
+        jitter=0.03,
     )
 
 
@@ -282,27 +350,29 @@ def scrabble_style() -> Style:
     """A red-framed English board with wooden tiles and printed premium labels."""
     cell, line, line_width, frame = BOARD_PALETTES["classic_grey"]
     face, text = TILE_PALETTES["wood"]
+    premiums = PREMIUM_PALETTES["classic"]
     return Style(
-        "scrabble",
-        cell,
-        line,
-        line_width,
-        frame,
-        0.5,
-        PREMIUM_PALETTES["classic"],
-        0.0,
-        "english",
-        (30, 30, 35),
-        face,
-        text,
-        0.92,
-        0.08,
-        0.06,
-        available_fonts("train")[0],
-        0.55,
-        True,
-        0.12,
-        0.04,
+        name="scrabble",
+        board=cell,
+        line=line,
+        line_width=line_width,
+        frame=frame,
+        frame_width=0.5,
+        premiums=premiums,
+        premium_inset=0.0,
+        premium_labels="english",
+        premium_text=dict.fromkeys(premiums, (30, 30, 35)),
+        tile_face=face,
+        tile_text=text,
+        tile_size=0.92,
+        tile_radius=0.08,
+        grain=0.06,
+        font=available_fonts("train")[0],
+        letter_scale=0.5,
+        subscripts=True,
+        value_beside=False,
+        lift=0.2,
+        jitter=0.06,
     )
 
 
@@ -360,8 +430,9 @@ def _draw_premiums(
             if small:
                 bx0, by0, bx1, by1 = box
                 box = (bx0 + (bx1 - bx0) * 0.45, by0 + (by1 - by0) * 0.55, bx1, by1)
-            fill = 0.5 if "\n" in text else 0.55
-            _text_block(draw, box, text, style.font, style.premium_text, fill)
+            # Эрудит's ×2/×3 labels are large: the digit stands half a cell high on word squares.
+            fill = 0.5 if "\n" in text else 0.75 if style.premium_labels == "times" else 0.55
+            _text_block(draw, box, text, style.font, style.premium_text[code], fill)
 
 
 def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, colour: RGB) -> None:
@@ -403,16 +474,30 @@ def _tile_patch(
         font = _font(style.font, max(6, int(height / _cap_ratio(style.font))))
         x0, _, x1, _ = font.getbbox(content, anchor="ls")
         y0, y1 = -_cap_ratio(style.font) * font.size, 0.0
-        shift = 0.07 * side if sub else 0.0
-        tx = c - shift - (x0 + x1) / 2 + rng.normal(0, side * 0.015)
-        ty = c - (y0 + y1) / 2 - shift * 0.3 + rng.normal(0, side * 0.015)
-        draw.text((tx, ty), content, font=font, fill=ink, anchor="ls")
-        if sub:
+        noise = rng.normal(0, side * 0.015, 2)
+        ty = c - (y0 + y1) / 2 + noise[1]
+        if not sub:
+            draw.text((c - (x0 + x1) / 2 + noise[0], ty), content, font=font, fill=ink, anchor="ls")
+            return patch
+        digits = str(value)
+        if style.value_beside:
+            # Value right after the letter on its baseline (Эрудит sets): letter and value are
+            # centred together, so in small renderings the digits touch the letter (Г3, Ф10).
+            digit = height * rng.uniform(0.5, 0.7)
+            sfont = _font(style.font, max(5, int(digit / _cap_ratio(style.font))))
+            gap = side * rng.uniform(-0.01, 0.04)
+            width = (x1 - x0) + gap + sfont.getlength(digits)
+            tx = c - width / 2 - x0 + noise[0]
+            draw.text((tx, ty), content, font=font, fill=ink, anchor="ls")
+            drop = digit * rng.uniform(0.0, 0.25)
+            draw.text((tx + x1 + gap, ty + drop), digits, font=sfont, fill=ink, anchor="ls")
+        else:
+            # Value in the tile's bottom-right corner (Scrabble sets).
             digit = side * rng.uniform(0.18, 0.32)
             sfont = _font(style.font, max(5, int(digit / _cap_ratio(style.font))))
-            draw.text(
-                (c + side * 0.42, c + side * 0.40), str(value), font=sfont, fill=ink, anchor="rs"
-            )
+            tx = c - 0.07 * side - (x0 + x1) / 2 + noise[0]
+            draw.text((tx, ty - 0.02 * side), content, font=font, fill=ink, anchor="ls")
+            draw.text((c + side * 0.42, c + side * 0.40), digits, font=sfont, fill=ink, anchor="rs")
     return patch
 
 
@@ -680,7 +765,8 @@ def random_rows(
     for _ in range(GRID * GRID):
         if rng.random() >= density:
             cells.append(".")
-        elif rng.random() < 0.04:
+        elif rng.random() < 0.07:
+            # Blank tiles are the hardest tiles to tell from empty squares: show plenty of them.
             cells.append(blank)
         else:
             cells.append(str(rng.choice(alphabet)))

@@ -52,10 +52,13 @@ def visual_class(label: str) -> int:
 
 
 def variant_labels(variant: Variant) -> tuple[str, ...]:
-    """The labels that compete for a cell in this variant: empty, blank, the star tile when the
-    variant's blank shows a star, and the variant's alphabet."""
-    star = (STAR,) if variant.blank_symbol == "*" else ()
-    return (EMPTY, BLANK, *star, *variant.alphabet)
+    """The labels that compete for a cell in this variant: empty, its blank tile (the star tile
+    when the variant's blank shows a star, else the plain blank) and its alphabet.
+
+    A star variant has no plain blank tiles, so a plain coloured square there is a premium square.
+    """
+    blank = STAR if variant.blank_symbol == "*" else BLANK
+    return (EMPTY, blank, *variant.alphabet)
 
 
 def cut_cells(
