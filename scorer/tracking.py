@@ -59,7 +59,7 @@ class Thresholds:
     """Top-3 letters below this probability are not offered as candidates."""
     absent: float = 0.15
     """"No tile" is offered as a candidate for an uncertain cell only from this probability."""
-    coverage: float = 0.9
+    coverage: float = 0.85
     """An uncertain cell whose candidates hold less probability than this is unreadable (a hand,
     glare): its truth may be none of them, so it is never settled by elimination."""
     match: float = 0.6
