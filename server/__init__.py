@@ -1,1 +1,1 @@
-"""The HTTP service and the phone web page (issue 5)."""
+"""The HTTP service players' phones talk to: the API, its storage, and the phone web page."""
