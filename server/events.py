@@ -45,8 +45,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
             }
         case ChallengeWithdrawn(player):
             return {"type": "withdrawn", "player": player}
-        case ChallengeFailed(challenger):
-            return {"type": "challenge_failed", "challenger": challenger}
+        case ChallengeFailed(challenger, bonus):
+            return {"type": "challenge_failed", "challenger": challenger, "bonus": bonus}
         case EndOfGame(racks):
             return {"type": "end", "racks": list(racks)}
     raise TypeError(f"the store does not keep {type(event).__name__} events")
@@ -66,7 +66,7 @@ def event_from_json(data: dict[str, Any], game: Game) -> Event:
         case "withdrawn":
             return ChallengeWithdrawn(data["player"])
         case "challenge_failed":
-            return ChallengeFailed(data["challenger"])
+            return ChallengeFailed(data["challenger"], data.get("bonus"))
         case "end":
             return EndOfGame(tuple(data["racks"]))
     raise ValueError(f"unknown stored event type {data['type']!r}")

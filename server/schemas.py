@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+from scorer.variant import layout_names
 
 
 class ErrorOut(BaseModel):
@@ -24,13 +26,22 @@ class OptionsIn(BaseModel):
     nine_tile_racks: bool = False
     tournament: bool = False
     challenge: Literal["double", "five_point"] = "double"
+    challenge_bonus: int = Field(5, ge=0, description="points for a failed five-point challenge")
 
 
 class CreateGameIn(BaseModel):
     variant: str = Field(examples=["ru"])
     players: list[str] = Field(min_length=2, max_length=4, examples=[["Аня", "Борис"]])
     options: OptionsIn = OptionsIn()
-    layout: Literal["scrabble", "erudit"] | None = None
+    layout: str | None = Field(None, description="a board layout other than the variant's own")
+
+    @field_validator("layout")
+    @classmethod
+    def _known_layout(cls, layout: str | None) -> str | None:
+        if layout is not None and layout not in layout_names():
+            raise ValueError(f"unknown layout {layout!r}; known: {', '.join(layout_names())}")
+        return layout
+
     dictionary: bool = True
     word_list: str | None = Field(None, description="a word list, one word a line")
 

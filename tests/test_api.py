@@ -175,6 +175,7 @@ def test_variants(client: TestClient) -> None:
         "nine_tile_racks": False,
         "tournament": False,
         "challenge": "double",
+        "challenge_bonus": 5,
     }
     english = variants["en"]
     assert english["alphabet"] == list("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -433,9 +434,21 @@ def test_challenge(api: Api, valid: bool | None, kinds: list[str], totals: dict)
 
 def test_challenge_decided_by_the_dictionary(api: Api) -> None:
     api.photo(photo(1), reading({7: ".......TAC....."}))
-    api.post("/review/confirm")
     game = api.post("/challenge", json={"challenger": "Bob"}).json()
     assert game["moves"][-1]["kind"] == "withdrawn" and game["totals"]["Ann"] == 0
+
+
+def test_five_point_challenge_with_the_clubs_bonus(client: TestClient, reader: FakeReader) -> None:
+    options = {"challenge": "five_point", "challenge_bonus": 10}
+    created = client.post(
+        "/api/games", json={"variant": "en", "players": ["A", "B"], "options": options}
+    ).json()
+    api = Api(client, reader, created)
+    api.photo(photo(1), reading(CAT))
+    game = api.post("/challenge", json={"challenger": "B", "valid": True}).json()
+    assert game["moves"][-1]["kind"] == "challenge_bonus" and game["totals"] == {"A": 20, "B": 0}
+    # The bonus survives the store: the game read back is the same.
+    assert client.get(f"/api/games/{api.id}").json()["totals"] == {"A": 20, "B": 0}
 
 
 def test_challenge_with_no_dictionary_needs_a_verdict(
