@@ -123,20 +123,10 @@ def pipeline_overlay() -> OverlayMaker | None:
     """The overlay PNG of `vision.overlay` (the photo with the grid and letters read), when that
     module and its drawing dependencies are installed."""
     try:
-        from vision.overlay import draw_overlay
+        from vision.overlay import overlay_png
     except ImportError:
         return None
-    import cv2
-
-    from vision.decode import decode_photo
-
-    def overlay(data: bytes, reading: Any) -> bytes:
-        ok, encoded = cv2.imencode(".png", draw_overlay(decode_photo(data).image, reading))
-        if not ok:
-            raise OSError("the overlay could not be encoded")
-        return encoded.tobytes()
-
-    return overlay
+    return overlay_png
 
 
 def create_app(

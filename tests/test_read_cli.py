@@ -14,7 +14,7 @@ import pytest
 
 from scorekeeper.cli import main
 from scorekeeper.commands.read import overlay_paths
-from vision.overlay import SURE_RGB, UNSURE_RGB, draw_overlay, write_overlay
+from vision.overlay import SURE_RGB, UNSURE_RGB, draw_overlay, overlay_png
 from vision.reading import BoardReading
 
 HAS_MODEL = resources.files("vision.models").joinpath("cells.onnx").is_file()
@@ -62,7 +62,8 @@ def test_overlay_marks_uncertain_cells(tmp_path: Path) -> None:
     assert (np.abs(rgb - UNSURE_RGB).sum(axis=1) < 40).any()  # the uncertain "Q"
     assert (np.abs(rgb - SURE_RGB).sum(axis=1) < 40).any()  # "Ж" and "?"
     out = tmp_path / "overlay.png"
-    write_overlay(str(out), cv2.resize(image, (400, 400)), _reading(), threshold=0.5)
+    _, small = cv2.imencode(".png", cv2.resize(image, (400, 400)))
+    out.write_bytes(overlay_png(small.tobytes(), _reading(), threshold=0.5))
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert cv2.imread(str(out)).shape == (400, 400, 3)
 

@@ -12,11 +12,13 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from vision.decode import decode_photo
 from vision.reading import BoardReading, board_char
 
 GRID_BGR = (0, 220, 255)
 SURE_RGB = (40, 255, 40)
 UNSURE_RGB = (255, 40, 255)
+OVERLAY_LONG_SIDE = 1400  # px: enough to check a reading on a phone or a laptop
 # Fonts with Cyrillic, looked up by Pillow in the system font folders; the first found is used.
 FONT_NAMES = ("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf", "FreeSansBold.ttf", "Arial.ttf")
 
@@ -32,7 +34,10 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 
 def draw_overlay(
-    image: np.ndarray, reading: BoardReading, threshold: float = 0.8, max_side: int = 1400
+    image: np.ndarray,
+    reading: BoardReading,
+    threshold: float = 0.8,
+    max_side: int = OVERLAY_LONG_SIDE,
 ) -> np.ndarray:
     """The photo (any uniformly scaled copy of it) with the grid and the reading drawn on it.
 
@@ -96,12 +101,11 @@ def draw_overlay(
     return cv2.cvtColor(np.asarray(picture), cv2.COLOR_RGB2BGR)
 
 
-def write_overlay(
-    path: str, image: np.ndarray, reading: BoardReading, threshold: float = 0.8
-) -> None:
-    """Draw the overlay and save it as a PNG file at `path`."""
+def overlay_png(data: bytes, reading: BoardReading, threshold: float = 0.8) -> bytes:
+    """The overlay of the photo `data` as PNG bytes; the photo is decoded only at overlay size
+    (a reduced JPEG decode), not at the size the reading needed."""
+    image = decode_photo(data, target_long_side=OVERLAY_LONG_SIDE).image
     ok, encoded = cv2.imencode(".png", draw_overlay(image, reading, threshold))
     if not ok:
-        raise OSError(f"could not encode the overlay for {path}")
-    with open(path, "wb") as handle:
-        handle.write(encoded.tobytes())
+        raise OSError("the overlay could not be encoded")
+    return encoded.tobytes()

@@ -51,8 +51,7 @@ def overlay_paths(base: str, count: int) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here so that other commands do not pay for OpenCV and onnxruntime.
-    from vision.decode import decode_photo
-    from vision.overlay import write_overlay
+    from vision.overlay import overlay_png
 
     variant = load_variant(args.variant)
     overlays = overlay_paths(args.overlay, len(args.photos)) if args.overlay else []
@@ -68,8 +67,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         if overlays:
             try:
-                image = decode_photo(Path(photo).read_bytes()).image
-                write_overlay(str(overlays[index]), image, reading)
+                overlays[index].write_bytes(overlay_png(Path(photo).read_bytes(), reading))
             except OSError as exc:
                 failed += 1
                 print(f"{overlays[index]}: cannot write the overlay: {exc}", file=sys.stderr)
