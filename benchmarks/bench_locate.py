@@ -5,11 +5,14 @@ wrong grid, how long it takes; refusal of photos without a board; and the real p
 
 Run: python benchmarks/bench_locate.py [--count N] [--first SEED] [--cache DIR] [--shared DIR]
          [--save-corners FILE] [--compare-corners FILE] [--failures DIR]
+         [--kinds KIND ...] [--variants VARIANT ...]
 
 Rendering a photo takes seconds; `--cache DIR` keeps the rendered photos between runs (empty it
 when training/render.py changes). Photo `seed` cycles through the variants en/ru/erudit, the style
 kinds (random training style twice, random held-out style, the calibrated edition style) and three
 photo sizes; its pose is `training.render.random_pose`, shrunk until the grid fits the photo.
+`--kinds` and `--variants` keep only the seeds of those style kinds and variants (e.g. the
+calibrated light English board: `--kinds calibrated --variants en`).
 """
 
 from __future__ import annotations
@@ -62,6 +65,19 @@ def corner_error_cells(found: np.ndarray, truth: np.ndarray) -> float:
     )
 
 
+def chosen_seeds(first: int, count: int, kinds: list[str], variants: list[str]) -> list[int]:
+    """The first `count` seeds from `first` whose style kind and variant are among those given."""
+    seeds, seed = [], first
+    while len(seeds) < count:
+        if (
+            STYLE_KINDS[seed % len(STYLE_KINDS)] in kinds
+            and VARIANTS[seed % len(VARIANTS)] in variants
+        ):
+            seeds.append(seed)
+        seed += 1
+    return seeds
+
+
 def rendered_case(seed: int) -> tuple[str, str, np.ndarray, np.ndarray]:
     """(variant, description, photo, true corners) of benchmark photo `seed`."""
     variant_name = VARIANTS[seed % len(VARIANTS)]
@@ -109,11 +125,12 @@ def draw_failure(
     )
 
 
-def rendered(first: int, count: int, cache: Path | None, failures: Path | None) -> None:
-    print(f"rendered photos: {count} (seeds {first}..{first + count - 1})")
+def rendered(seeds: list[int], cache: Path | None, failures: Path | None) -> None:
+    count = len(seeds)
+    print(f"rendered photos: {count} (seeds {seeds[0]}..{seeds[-1]})")
     errors, times, big_times = [], [], []
     refused, wrong = [], []
-    for seed in range(first, first + count):
+    for seed in seeds:
         variant, name, photo, truth = cached_case(seed, cache)
         layout = load_variant(variant).layout.rows
         start = time.perf_counter()
@@ -249,9 +266,24 @@ def main() -> None:
     parser.add_argument("--save-corners", type=Path, help="write the real photos' corners here")
     parser.add_argument("--compare-corners", type=Path, help="compare with corners saved earlier")
     parser.add_argument("--failures", type=Path, help="draw refused and wrong photos here")
+    parser.add_argument(
+        "--kinds",
+        nargs="+",
+        choices=sorted(set(STYLE_KINDS)),
+        default=sorted(set(STYLE_KINDS)),
+        help="style kinds to render (default all)",
+    )
+    parser.add_argument(
+        "--variants",
+        nargs="+",
+        choices=VARIANTS,
+        default=list(VARIANTS),
+        help="variants to render (default all)",
+    )
     args = parser.parse_args()
     if args.count > 0:
-        rendered(args.first, args.count, args.cache, args.failures)
+        seeds = chosen_seeds(args.first, args.count, args.kinds, args.variants)
+        rendered(seeds, args.cache, args.failures)
     refusals()
     shared = find_shared(args.shared)
     if shared is None:

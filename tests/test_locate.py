@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from scorer.variant import load_variant
-from training.render import random_rows, render_board_photo, scrabble_style
+from training.render import Pose, random_rows, render_board_photo, scrabble_style
 from vision.decode import decode_photo
 from vision.locate import BoardNotFound, locate_grid
 from vision.rectify import rectify
@@ -167,6 +167,23 @@ def test_light_board_with_faint_white_lines_is_found(seed: int) -> None:
     photo, truth, _ = render_board_photo(rows, "en", scrabble_style(), seed, (1000, 750))
     found = locate_grid(photo, 15, 15, variant.layout.rows)
     assert corner_error_cells(found.corners, truth) < 0.2
+
+
+@pytest.mark.parametrize(
+    ("seed", "pose"),
+    [
+        (7, Pose(quarter_turns=0, angle=3.0, tilt=20.0, tilt_direction=30.0, fill=0.75)),
+        (23, Pose(quarter_turns=1, angle=-4.0, tilt=25.0, tilt_direction=200.0, fill=0.7)),
+        (25, Pose(quarter_turns=3, angle=-2.0, tilt=20.0, tilt_direction=300.0, fill=0.7)),
+    ],
+)
+def test_busy_light_board_is_found_from_any_side(seed: int, pose: Pose) -> None:
+    # Nearly half the squares hold wooden tiles, whose letters outshine the faint white lines.
+    variant = load_variant("en")
+    rows = random_rows(np.random.default_rng(seed), variant.alphabet, 0.45)
+    photo, truth, _ = render_board_photo(rows, "en", scrabble_style(), seed, (1000, 750), pose)
+    found = locate_grid(photo, 15, 15, variant.layout.rows)
+    assert corner_error_cells(found.corners, truth) < 0.25
 
 
 def _jpeg_table(seed: int) -> np.ndarray:

@@ -5,19 +5,23 @@
    outline gives two quadrilaterals: its convex hull simplified to four corners, and the lines
    through its four longest straight runs, which stays right when something touching the board
    (a cup, a hand, a box lid of the same colour) merges with its outline.
-2. Coarse grid. Each candidate is warped to a square and scored by how well `cols + 1` equally
-   spaced lines (a comb) explain the gradient energy along each axis.
+2. Coarse grid. Each candidate is warped to a square (with a border of half a cell) and scored by
+   how well `cols + 1` equally spaced lines (a comb) explain the gradient energy along each axis.
 3. Refinement. From the best coarse grids, every grid line is fitted in a top-down warp of the
    current estimate (strips of three cells pooled in the first round, so faint lines and loosely
    placed tiles still give a position; one strip each in later rounds, for accuracy) and a
-   homography is fitted by RANSAC to the crossings. While the strip just outside one side looks
-   more like cells than the strip inside the other, the grid moves by a whole cell.
+   homography is fitted by RANSAC to the crossings (of inner lines in the first round, of all
+   lines found later). The line energy is capped at a high quantile, so that the letters of a
+   board full of tiles do not drown faint lines. While the strip just outside one side looks
+   more like cells than the strip inside the other, the grid moves by a whole cell; a strip far
+   fainter than the grid's typical one never looks like cells.
    Warps read from a Gaussian pyramid level close to their scale, so that shrinking never skips
    thin lines.
 4. Checks. A fit is kept only if its quadrilateral is plausible for a square seen in perspective
    (convex, sides within 2:1), its lines stand out in absolute terms (JPEG's 8-pixel blocks draw
-   a faint perfect grid on any flat table) and its quality (lines found and straight, crossings
-   agreeing, every strip of cells cut by lines) reaches `MIN_QUALITY`; otherwise `BoardNotFound`
+   a faint perfect grid on any flat table), its even and odd lines look alike (unlike a grid at
+   half the true period) and its quality (lines found and straight, crossings agreeing, every
+   strip of cells cut by lines) reaches `MIN_QUALITY`; otherwise `BoardNotFound`
    is raised rather than a wrong grid returned. With the variant's premium layout, the grid may
    finally move by whole cells to where squares of the same premium look most alike; when they
    point elsewhere without settling it, or the grid does not fit where they point, the photo is
@@ -66,6 +70,11 @@ _STRIP_CONTRAST = 0.25  # line-vs-cell-centre contrast of a strip that is clearl
 _LINE_SIGMA = 0.08
 _PYRAMID_LEVELS = 3  # halvings of the working image that warps may read from
 _POOLED = 3  # strips of cells pooled to find a line's position in the first fit
+_ENERGY_CAP = 0.8  # quantile of the line energy inside the grid that caps it
+_FAINT_STRIP = 0.6  # a strip's energy, relative to the typical strip, below which it is faint
+# Even and odd lines of a true grid differ by a few per cent of their energy; those of a grid at
+# half the true period by a quarter or more.
+_MAX_IMBALANCE = 0.18
 
 
 class BoardNotFound(LookupError):
@@ -335,7 +344,7 @@ def _comb_fit(profile: np.ndarray, lines: int, min_period: float, max_period: fl
     best = (0.0, 0.0, -1.0)
     for period in np.arange(min_period, max_period, 1.0):
         span = period * (lines - 1)
-        if span >= n:
+        if span >= n - 1:
             break
         offsets = np.arange(0, n - span - 1, 1.0)
         teeth = np.rint(offsets[:, None] + k[None, :] * period).astype(int)
@@ -360,10 +369,15 @@ def _coarse_grid(
     """Warp a candidate to a square, find the grid's lines by comb fitting, return the grid's
     corners in working-image pixels and the fit contrast (lower of the two axes)."""
     side = _CANDIDATE_SIDE
-    square = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)
+    # A border of half a cell around the candidate: a candidate that is the grid's own outline
+    # (a frame in another colour) must show its outer lines whole, with room for the comb.
+    pad = side // (2 * max(rows, cols))
+    square = np.array(
+        [[pad, pad], [pad + side, pad], [pad + side, pad + side], [pad, pad + side]], np.float32
+    )
     to_square = cv2.getPerspectiveTransform(quad.astype(np.float32), square)
     scale = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean() / side
-    warped = _warp(work, to_square, (side, side), scale)
+    warped = _warp(work, to_square, (side + 2 * pad, side + 2 * pad), scale)
     gx, gy = _gradients(warped)
     fits = []
     for energy, lines in ((gx.sum(axis=0), cols + 1), (gy.sum(axis=1), rows + 1)):
@@ -459,13 +473,12 @@ def _refine(
             return None
         to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
         canon = _warp(work, to_canon, (width, height), _cell_size(corners, rows, cols) / cell)
-        gx, gy = _line_energy(canon, cell)
+        raw_x, raw_y = _line_energy(canon, cell)
+        gx, gy = _capped(raw_x, raw_y, margin)
         lo, hi = int(0.15 * cell), int(0.85 * cell)
         # Energy profiles per strip of cells, including the strip just outside each side.
-        band_x = np.stack([gx[j * cell + lo : j * cell + hi].sum(axis=0) for j in range(rows + 2)])
-        band_y = np.stack(
-            [gy[:, i * cell + lo : i * cell + hi].sum(axis=1) for i in range(cols + 2)]
-        )
+        band_x = _bands(gx, cell, lo, hi)
+        band_y = _bands(gy.T, cell, lo, hi)
         col_cells = _cellness(band_y, ys, cell)
         row_cells = _cellness(band_x, xs, cell)
         shift_x, shift_y = _best_shift(col_cells), _best_shift(row_cells)
@@ -485,19 +498,23 @@ def _refine(
         hy, hs = _line_points(cols_pooled, ys.astype(float), window)
         vfit = _fit_lines(vx, vs, row_centres, 0.12 * cell)
         hfit = _fit_lines(hy, hs, col_centres, 0.12 * cell)
-        src, dst = [], []
-        # Outer lines are often thicker (a frame) or missing (cropped photo): the crossings of
-        # the inner lines fix the homography, which then places the outer lines.
-        for k in range(1, cols):
-            for m in range(1, rows):
-                if vfit[k, 2] < 0.5 or hfit[m, 2] < 0.5:
+        src, dst, inner = [], [], []
+        # The quality counts crossings of inner lines only: outer lines are often thicker (a
+        # frame) or missing (a cropped photo). Once the estimate is close, the crossings of the
+        # outer lines, where found, steady the homography along a side whose inner lines tiles
+        # hide; from a rough first estimate they could hold it on inner lines instead.
+        for k in range(cols + 1):
+            for m in range(rows + 1):
+                is_inner = 0 < k < cols and 0 < m < rows
+                if vfit[k, 2] < 0.5 or hfit[m, 2] < 0.5 or not (is_inner or fits):
                     continue
                 a, b = vfit[k, :2]  # x = a*y + b
                 c, d = hfit[m, :2]  # y = c*x + d
                 y = (c * b + d) / (1 - a * c)
                 src.append((xs[k], ys[m]))
                 dst.append((a * y + b, y))
-        if len(src) < (rows - 1) * (cols - 1) // 4:
+                inner.append(is_inner)
+        if sum(inner) < (rows - 1) * (cols - 1) // 4:
             return None
         correction, inliers = cv2.findHomography(
             np.float32(src), np.float32(dst), cv2.RANSAC, 0.1 * cell
@@ -510,13 +527,52 @@ def _refine(
         if not _plausible(corners):
             return None
         fits += 1
-        crossings = float(inliers.sum()) / ((rows - 1) * (cols - 1))
+        crossings = float(inliers.ravel()[inner].sum()) / ((rows - 1) * (cols - 1))
         strips = np.concatenate([col_cells[1:-1], row_cells[1:-1]])
         quality = _quality(vfit, hfit, strips, crossings)
     width = hi - lo
-    if min(_line_contrast(band_x, xs, width), _line_contrast(band_y, ys, width)) < _MIN_LINE_ENERGY:
+    contrast_x = _line_contrast(_bands(raw_x, cell, lo, hi), xs, width)
+    contrast_y = _line_contrast(_bands(raw_y.T, cell, lo, hi), ys, width)
+    if min(contrast_x, contrast_y) < _MIN_LINE_ENERGY:
+        return None
+    if _parity_imbalance(band_x, xs, cell, band_y, ys) > _MAX_IMBALANCE:
         return None
     return quality, corners
+
+
+def _parity_imbalance(
+    band_x: np.ndarray, xs: np.ndarray, cell: int, band_y: np.ndarray, ys: np.ndarray
+) -> float:
+    """How differently the even and odd grid lines show: the median over the strips of cells of
+    their energies' difference, as a share of their sum.
+
+    A grid at half the true period has every other line on a cell's middle: on letters where
+    tiles lie, on nothing where squares are empty, but unlike its other lines either way.
+    """
+    r = max(cell // 8, 1)
+    shares = []
+    for bands, lines in ((band_x, xs), (band_y, ys)):
+        on = np.stack([bands[1:-1, p - r : p + r + 1].max(axis=1) for p in lines[1:-1]], axis=1)
+        even, odd = on[:, 0::2].mean(axis=1), on[:, 1::2].mean(axis=1)
+        shares.append(np.abs(even - odd) / (even + odd + 1e-6))
+    return float(np.median(np.concatenate(shares)))
+
+
+def _capped(gx: np.ndarray, gy: np.ndarray, margin: int) -> tuple[np.ndarray, np.ndarray]:
+    """Line energies capped at a high quantile of the energy inside the grid: the letters on a
+    board full of tiles are far stronger than faint grid lines, and would otherwise outweigh
+    them in every strip they lie in."""
+    inside = (gx + gy)[margin:-margin:3, margin:-margin:3]
+    cap = float(np.quantile(inside, _ENERGY_CAP))
+    return np.minimum(gx, cap), np.minimum(gy, cap)
+
+
+def _bands(energy: np.ndarray, cell: int, lo: int, hi: int) -> np.ndarray:
+    """Energy profiles across the lines, one per strip of cells (rows of `energy`), summed over
+    the strip's middle part (`lo` to `hi` px into each cell)."""
+    strips = energy.shape[0] // cell
+    middle = energy[: strips * cell].reshape(strips, cell, -1)[:, lo:hi]
+    return middle.sum(axis=1)
 
 
 def _plausible(corners: np.ndarray) -> bool:
@@ -552,7 +608,10 @@ def _cellness(bands: np.ndarray, lines: np.ndarray, cell: int) -> np.ndarray:
     on = np.stack([bands[:, p - r : p + r + 1].max(axis=1) for p in lines], axis=1)
     off = np.stack([bands[:, p - r : p + r + 1].mean(axis=1) for p in mids], axis=1)
     on_mean, off_mean = on.mean(axis=1), off.mean(axis=1)
-    return (on_mean - off_mean) / (on_mean + off_mean + 1e-6)
+    # A strip much fainter than the grid's typical one (a plain frame or table whose faint
+    # texture happens to fall on the lines) is not made of cells, however regular it looks.
+    level = _FAINT_STRIP * float(np.median((on_mean + off_mean)[1:-1]))
+    return (on_mean - off_mean) / (np.maximum(on_mean + off_mean, level) + 1e-6)
 
 
 def _best_shift(cellness: np.ndarray) -> int:
