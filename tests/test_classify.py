@@ -12,6 +12,7 @@ from vision.classify import (
     LABELS,
     LATIN,
     LOOK_ALIKES,
+    REFINE_MAX_CELLS,
     STAR,
     VISUAL_CLASSES,
     CellClassifier,
@@ -115,6 +116,22 @@ def test_reads_a_held_out_board(
     assert sum(reading[i] == EMPTY for i, t in enumerate(truth) if t == EMPTY) >= 0.98 * (
         225 - len(tiles)
     )
+
+
+def test_unsure_cells_are_read_again_and_sure_ones_kept(classifier: CellClassifier) -> None:
+    grid = rendered_grid(RU_ROWS, "ru", 424242)
+    plain = classifier.predict(grid, refine_below=0.0)
+    refined = classifier.predict(grid, refine_below=1.01)
+    top = plain.probs.max(axis=1)
+    again = np.argsort(top)[:REFINE_MAX_CELLS]
+    kept = np.setdiff1d(np.arange(225), again)
+    # Only the least certain cells change, and they still hold one probability distribution.
+    assert np.array_equal(refined.joint[kept], plain.joint[kept])
+    assert not np.allclose(refined.joint[again], plain.joint[again])
+    assert np.allclose(refined.joint.sum(axis=(1, 2)), 1.0)
+    # Reading a shifted view of a clear tile still gives that tile.
+    sure = int(np.argmax(top))
+    assert refined.probs[sure].argmax() == plain.probs[sure].argmax()
 
 
 def test_russian_mask_never_returns_latin(classifier: CellClassifier) -> None:

@@ -15,6 +15,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from scorer.variant import Variant
@@ -40,6 +41,15 @@ MODEL_FILE = "cells.onnx"
 CELL_PX = 32
 MARGIN_PX = 4
 CROP_PX = CELL_PX + 2 * MARGIN_PX
+# A cell whose top class is below this is read again from shifted and rescaled crops and the
+# readings averaged: a letter that flips when the grid moves by a few percent of a cell is a guess.
+REFINE_BELOW = 0.9
+# At most this many cells (the least certain) are read again, which bounds the extra time.
+REFINE_MAX_CELLS = 32
+# (dx, dy, scale) of the extra crops, shifts in pixels of a CELL_PX cell.
+REFINE_VIEWS: tuple[tuple[int, int, float], ...] = (
+    (-2, 0, 1.0), (2, 0, 1.0), (0, -2, 1.0), (0, 2, 1.0), (0, 0, 0.92), (0, 0, 1.08),
+)  # fmt: skip
 
 
 def visual_class(label: str) -> int:
@@ -90,6 +100,25 @@ def cut_cells(
             for c in range(cols)
         ]
     )
+
+
+def _view_crops(grid_image: np.ndarray, cells: np.ndarray, cols: int, cell_px: int) -> np.ndarray:
+    """The `REFINE_VIEWS` crops of each of `cells` (flat indices), resized to the model's size."""
+    crop = cell_px + 2 * MARGIN_PX
+    unit = cell_px / CELL_PX
+    pad = int(crop * max(scale for _, _, scale in REFINE_VIEWS) / 2 + 2 * unit) + 1
+    padded = np.pad(grid_image, ((pad, pad), (pad, pad), (0, 0)), mode="edge")
+    views = []
+    for index in cells:
+        row, col = divmod(int(index), cols)
+        cx, cy = pad + (col + 0.5) * cell_px, pad + (row + 0.5) * cell_px
+        for dx, dy, scale in REFINE_VIEWS:
+            half = crop * scale / 2
+            x0, y0 = int(round(cx + dx * unit - half)), int(round(cy + dy * unit - half))
+            size = int(round(2 * half))
+            view = padded[y0 : y0 + size, x0 : x0 + size]
+            views.append(cv2.resize(view, (crop, crop), interpolation=cv2.INTER_AREA))
+    return np.stack(views)
 
 
 @dataclass(frozen=True)
@@ -189,10 +218,31 @@ class CellClassifier:
         """Crops of every cell, as the model wants them (see `cut_cells`)."""
         return cut_cells(grid_image, rows, cols, self.cell_px, MARGIN_PX)
 
-    def predict(self, grid_image: np.ndarray, rows: int = 15, cols: int = 15) -> CellPredictions:
-        """Classify every cell of a rectified BGR uint8 grid image (rows·cell_px × cols·cell_px)."""
+    def predict(
+        self,
+        grid_image: np.ndarray,
+        rows: int = 15,
+        cols: int = 15,
+        refine_below: float = REFINE_BELOW,
+    ) -> CellPredictions:
+        """Classify every cell of a rectified BGR uint8 grid image (rows·cell_px × cols·cell_px).
+
+        Cells whose top class scores below `refine_below` are also read from a few shifted and
+        rescaled crops (`REFINE_VIEWS`), and their probabilities averaged over all views.
+        """
         batch = self.cut_cells(grid_image, rows, cols)
-        return self.predict_crops(batch, rows, cols)
+        preds = self.predict_crops(batch, rows, cols)
+        top = preds.probs.max(axis=1)
+        unsure = np.argsort(top)[:REFINE_MAX_CELLS]
+        unsure = unsure[top[unsure] < refine_below]
+        if len(unsure) == 0:
+            return preds
+        views = _view_crops(grid_image, unsure, cols, self.cell_px)
+        extra = self.predict_crops(views, 1, len(views)).joint
+        joint = preds.joint.copy()
+        per_cell = extra.reshape(len(unsure), len(REFINE_VIEWS), *extra.shape[1:])
+        joint[unsure] = (joint[unsure] + per_cell.sum(axis=1)) / (1 + len(REFINE_VIEWS))
+        return CellPredictions(joint, rows, cols)
 
     def predict_crops(self, crops: np.ndarray, rows: int, cols: int) -> CellPredictions:
         """Classify crops already cut by `cut_cells` (uint8 [N, crop, crop, 3], BGR)."""
