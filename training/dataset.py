@@ -40,6 +40,19 @@ REAL_CROPS = SHARED / "realphotos" / "erudit" / "tile_crops"
 REAL_BOARDS = SHARED / "realphotos" / "english" / "boards"
 # Alphabet-layout photos whose position is truth.txt's (the CV_test* photos show another one).
 ALPHABET_PHOTOS = ("f1", "f3", "f4", "f5", "f6", "f7", "f8", "ML_IMG_20200616_105900")
+# The CV_test* photos in the same folder show a game position instead (МИГАЛКА, РАБОТА, two
+# stars); truth.txt does not describe them, so their position is written here, transcribed by eye.
+GAME_PHOTOS = ("CV_test2", "CV_test3", "CV_test4")
+GAME_POSITION = (
+    *["." * GRID] * 6,
+    "...С....Ж..П...",
+    "...*.МИГАЛКА...",
+    "...О.О..Б..Р...",
+    "...НОС.РАБОТА..",
+    ".....Т.*...А...",
+    ".......В.......",
+    *["." * GRID] * 3,
+)
 
 # Editions a synthetic board imitates: (variant for layout and tile values, blank look).
 EDITIONS: tuple[tuple[str, str], ...] = (
@@ -87,7 +100,7 @@ def board_crops(seed: int, split: Split, keep_empty: float = 0.3) -> Crops:
     variant_name, blank = EDITIONS[int(rng.integers(len(EDITIONS)))]
     variant = load_variant(variant_name)
     rows = random_rows(rng, variant.alphabet, float(rng.uniform(0.3, 0.9)), blank)
-    cell = float(rng.uniform(18, 56))
+    cell = float(rng.uniform(18, 72))
     fill = float(rng.uniform(0.45, 0.9))
     side = int(cell * GRID / fill)
     size = (int(side * rng.uniform(1.0, 1.4)), side)
@@ -172,7 +185,8 @@ class PhotoResult:
 
 def real_board_photos(shared: Path = SHARED) -> list[tuple[str, Path, str, list[str]]]:
     """The real photos with a known position, as (group, path, variant, truth rows in board text,
-    a blank or star tile written '?'): Эрудит alphabet layouts and empty boards, English boards."""
+    a blank or star tile written '?'): Эрудит alphabet layouts, a game position and empty boards,
+    English boards."""
     photos: list[tuple[str, Path, str, list[str]]] = []
     erudit = shared / "realphotos" / "erudit"
     alphabet = erudit / "alphabet_layout" / "truth.txt"
@@ -180,6 +194,9 @@ def real_board_photos(shared: Path = SHARED) -> list[tuple[str, Path, str, list[
         rows = alphabet.read_text(encoding="utf-8").split()
         for name in ALPHABET_PHOTOS:
             photos.append(("erudit_alphabet", alphabet.parent / f"{name}.jpg", "erudit", rows))
+        for name in GAME_PHOTOS:
+            path = alphabet.parent / f"{name}.jpg"
+            photos.append(("erudit_game", path, "erudit", list(GAME_POSITION)))
     empty = erudit / "empty_boards"
     for path in sorted(empty.glob("*.jpg")) if empty.is_dir() else []:
         if not path.name.startswith("bad_"):

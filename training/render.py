@@ -182,6 +182,15 @@ def _cap_ratio(path: str) -> float:
     return -top / 100
 
 
+def _regular_sans() -> str:
+    """A regular-weight Helvetica-like training font (Liberation Sans where installed)."""
+    index = _font_index()
+    for name in ("LiberationSans-Regular.ttf", "FreeSans.ttf", "DejaVuSans.ttf"):
+        if name in index:
+            return index[name]
+    return available_fonts("train")[0]
+
+
 def _vary(rng: np.random.Generator, colour: RGB, amount: float) -> RGB:
     shifted = np.asarray(colour, float) * rng.uniform(1 - amount, 1 + amount) + rng.normal(
         0, 255 * amount / 3, 3
@@ -225,8 +234,12 @@ def random_style(rng: np.random.Generator, split: Split = "train") -> Style:
     """
     fonts = available_fonts(split) or available_fonts("train")
     if split == "train" and rng.random() < 0.35:
-        base = erudit_style(rng) if rng.random() < 0.55 else scrabble_style()
-        return _varied(rng, base, fonts)
+        pick = rng.random()
+        if pick < 0.45:
+            # Эрудит tiles are printed in a heavy sans; English tiles in a regular one.
+            bold = [f for f in fonts if "Bold" in f or "75" in f or "77" in f] or fonts
+            return _varied(rng, erudit_style(rng), bold)
+        return _varied(rng, scrabble_style() if pick < 0.75 else deluxe_style(), fonts)
     palettes = TILE_PALETTES if split == "train" else HELDOUT_TILE_PALETTES
     tile_name = str(rng.choice(sorted(palettes)))
     if split == "train" and rng.random() < 0.2:
@@ -276,8 +289,16 @@ def random_style(rng: np.random.Generator, split: Split = "train") -> Style:
 
 
 def _varied(rng: np.random.Generator, base: Style, fonts: list[str]) -> Style:
-    """A calibrated edition under other light, print runs and tile placement."""
-    bold = [f for f in fonts if "Bold" in f or "75" in f or "77" in f] or fonts
+    """A calibrated edition under other light, print runs and tile placement, its letters in one
+    of `fonts`."""
+    face = base.tile_face
+    if base.grain > 0:
+        # Worn, greyish wood can be nearly the board's colour: then only grain, edges and the
+        # hidden grid lines tell a plain blank tile from an empty square.
+        face = tuple(  # type: ignore[assignment]
+            int(f + (b - f) * t)
+            for f, b, t in zip(face, base.board, [rng.uniform(0, 0.7)] * 3, strict=True)
+        )
     return dataclasses.replace(
         base,
         name=f"{base.name}~",
@@ -289,12 +310,14 @@ def _varied(rng: np.random.Generator, base: Style, fonts: list[str]) -> Style:
         premiums={code: _vary(rng, c, 0.1) for code, c in base.premiums.items()},
         premium_inset=float(base.premium_inset * rng.uniform(0.5, 1.5)),
         premium_text={code: _vary(rng, c, 0.1) for code, c in base.premium_text.items()},
-        tile_face=_vary(rng, base.tile_face, 0.08),
+        # Wood looks lighter or darker than the board by the light (the real English photos show
+        # both), plastic keeps its colour.
+        tile_face=_vary(rng, face, 0.15 if base.grain > 0 else 0.08),
         tile_text=_vary(rng, base.tile_text, 0.04),
-        tile_size=float(np.clip(base.tile_size + rng.normal(0, 0.03), 0.82, 0.98)),
+        tile_size=float(np.clip(base.tile_size + rng.normal(0, 0.03), 0.82, 1.0)),
         tile_radius=float(base.tile_radius * rng.uniform(0.6, 1.4)),
         grain=float(base.grain * rng.uniform(0.5, 1.5)),
-        font=str(rng.choice(bold)),
+        font=str(rng.choice(fonts)),
         letter_scale=float(base.letter_scale * rng.uniform(0.85, 1.15)),
         lift=float(rng.uniform(0.0, 0.3)),
         jitter=float(base.jitter * rng.uniform(0.5, 2.0)),
@@ -347,7 +370,9 @@ def erudit_style(rng: np.random.Generator | None = None) -> Style:
 
 
 def scrabble_style() -> Style:
-    """A red-framed English board with wooden tiles and printed premium labels."""
+    """A red-framed English board with wooden tiles and printed premium labels: tiles nearly as
+    wide as a square, a regular-weight sans letter left of centre, its small value low at its
+    right (as on the boards in ../shared/realphotos/english)."""
     cell, line, line_width, frame = BOARD_PALETTES["classic_grey"]
     face, text = TILE_PALETTES["wood"]
     premiums = PREMIUM_PALETTES["classic"]
@@ -364,15 +389,58 @@ def scrabble_style() -> Style:
         premium_text=dict.fromkeys(premiums, (30, 30, 35)),
         tile_face=face,
         tile_text=text,
-        tile_size=0.92,
+        tile_size=0.96,
         tile_radius=0.08,
         grain=0.06,
-        font=available_fonts("train")[0],
-        letter_scale=0.5,
+        font=_regular_sans(),
+        letter_scale=0.45,
         subscripts=True,
         value_beside=False,
         lift=0.2,
         jitter=0.06,
+    )
+
+
+def deluxe_style() -> Style:
+    """An English deluxe board: cream squares between raised dark grid ribs, muted premium squares
+    (dark slate letter ×3, pale blue letter ×2, rose word ×2, brick word ×3) with printed words,
+    pale grey wooden tiles, as in two of the photos in ../shared/realphotos/english."""
+    premiums = {
+        "=": (150, 52, 45),
+        "-": (228, 176, 164),
+        '"': (62, 72, 84),
+        "'": (172, 196, 212),
+        "*": (228, 176, 164),
+    }
+    face, text = TILE_PALETTES["pale_grey_wood"]
+    return Style(
+        name="deluxe",
+        board=(236, 224, 192),
+        line=(34, 34, 36),
+        line_width=0.1,
+        frame=(205, 180, 140),
+        frame_width=0.6,
+        premiums=premiums,
+        premium_inset=0.04,
+        premium_labels="english",
+        premium_text={
+            "=": (240, 235, 230),
+            "-": (40, 35, 35),
+            '"': (235, 235, 235),
+            "'": (35, 40, 50),
+            "*": (40, 35, 35),
+        },
+        tile_face=face,
+        tile_text=text,
+        tile_size=0.9,
+        tile_radius=0.06,
+        grain=0.06,
+        font=_regular_sans(),
+        letter_scale=0.45,
+        subscripts=True,
+        value_beside=False,
+        lift=0.15,
+        jitter=0.05,
     )
 
 
@@ -485,19 +553,28 @@ def _tile_patch(
             # centred together, so in small renderings the digits touch the letter (Г3, Ф10).
             digit = height * rng.uniform(0.5, 0.7)
             sfont = _font(style.font, max(5, int(digit / _cap_ratio(style.font))))
-            gap = side * rng.uniform(-0.01, 0.04)
+            # Printed tight: a digit may tuck under an overhanging bar (Г3, Т2).
+            gap = side * rng.uniform(-0.04, 0.04)
             width = (x1 - x0) + gap + sfont.getlength(digits)
             tx = c - width / 2 - x0 + noise[0]
             draw.text((tx, ty), content, font=font, fill=ink, anchor="ls")
             drop = digit * rng.uniform(0.0, 0.25)
             draw.text((tx + x1 + gap, ty + drop), digits, font=sfont, fill=ink, anchor="ls")
         else:
-            # Value in the tile's bottom-right corner (Scrabble sets).
-            digit = side * rng.uniform(0.18, 0.32)
+            # Value low at the bottom right, from just after the letter to the tile's corner
+            # (Scrabble sets); the letter sits left of centre to make room.
+            digit = side * rng.uniform(0.16, 0.3)
             sfont = _font(style.font, max(5, int(digit / _cap_ratio(style.font))))
-            tx = c - 0.07 * side - (x0 + x1) / 2 + noise[0]
+            tx = c - side * rng.uniform(0.03, 0.1) - (x0 + x1) / 2 + noise[0]
             draw.text((tx, ty - 0.02 * side), content, font=font, fill=ink, anchor="ls")
-            draw.text((c + side * 0.42, c + side * 0.40), digits, font=sfont, fill=ink, anchor="rs")
+            right = c + side * rng.uniform(0.24, 0.42)
+            draw.text(
+                (right, c + side * rng.uniform(0.26, 0.4)),
+                digits,
+                font=sfont,
+                fill=ink,
+                anchor="rs",
+            )
     return patch
 
 
@@ -508,18 +585,25 @@ def _place_tile(
     lift: tuple[float, float],
     angle: float,
     style: Style,
+    relief: tuple[float, float],
 ) -> None:
-    """Composite a tile with its raised side and soft shadow; lift is the top face's offset."""
+    """Composite a tile with its raised side and soft shadow; lift is the top face's offset and
+    relief (side brightness, shadow opacity) how strongly the light shows the tile's edges."""
+    side_tone, shadow_opacity = relief
     rotated = patch.rotate(angle, resample=Image.BILINEAR)
     alpha = rotated.split()[3]
     size = rotated.size[0]
     x, y = int(round(centre[0] - size / 2)), int(round(centre[1] - size / 2))
     shadow = Image.new("RGBA", rotated.size, (0, 0, 0, 0))
-    shadow.putalpha(alpha.filter(ImageFilter.GaussianBlur(size * 0.05)).point(lambda a: a * 0.5))
+    shadow.putalpha(
+        alpha.filter(ImageFilter.GaussianBlur(size * 0.05)).point(lambda a: a * shadow_opacity)
+    )
     board.alpha_composite(shadow, (x + int(size * 0.03), y + int(size * 0.04)))
     steps = max(1, int(math.hypot(*lift) / 2))
     if math.hypot(*lift) >= 1:
-        dark = Image.new("RGBA", rotated.size, tuple(int(v * 0.6) for v in style.tile_face) + (0,))
+        dark = Image.new(
+            "RGBA", rotated.size, tuple(int(v * side_tone) for v in style.tile_face) + (0,)
+        )
         dark.putalpha(alpha)
         for i in range(steps):
             t = i / steps
@@ -555,6 +639,8 @@ def render_topdown(
     _draw_premiums(draw, layout, style, r, origin, rng)
     lift_angle = rng.uniform(0, 2 * math.pi)
     lift = (style.lift * r * math.cos(lift_angle), style.lift * r * math.sin(lift_angle))
+    # Light from above hardly shows a tile's edges; light from the side darkens them.
+    relief = (float(rng.uniform(0.6, 0.95)), float(rng.uniform(0.15, 0.5)))
     for row, line in enumerate(rows):
         for col, ch in enumerate(line):
             if ch == ".":
@@ -563,7 +649,7 @@ def render_topdown(
             patch = _tile_patch(content, values.get(ch, 0), style, r, rng)
             jitter = rng.normal(0, style.jitter * r, 2)
             centre = (origin + (col + 0.5) * r + jitter[0], origin + (row + 0.5) * r + jitter[1])
-            _place_tile(board, patch, centre, lift, rng.normal(0, 2.5), style)
+            _place_tile(board, patch, centre, lift, rng.normal(0, 2.5), style, relief)
     arr = np.asarray(board.convert("RGB")).astype(np.float32)
     texture = cv2.resize(
         rng.normal(0, 1, (side // 8 + 1, side // 8 + 1)).astype(np.float32),
@@ -765,7 +851,7 @@ def random_rows(
     for _ in range(GRID * GRID):
         if rng.random() >= density:
             cells.append(".")
-        elif rng.random() < 0.07:
+        elif rng.random() < 0.1:
             # Blank tiles are the hardest tiles to tell from empty squares: show plenty of them.
             cells.append(blank)
         else:

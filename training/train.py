@@ -34,6 +34,8 @@ from vision.classify import (
     EMPTY,
     MARGIN_PX,
     MODEL_FILE,
+    REFINE_BELOW,
+    REFINE_VIEWS,
     UNORIENTED,
     VISUAL_CLASSES,
     CellClassifier,
@@ -252,6 +254,7 @@ def photos_section(photos: list[PhotoResult]) -> str:
         return "  - ../shared absent; not measured."
     titles = {
         "erudit_alphabet": "Эрудит alphabet layouts (33 tiles)",
+        "erudit_game": "Эрудит game position (CV_test*, 28 tiles, transcribed by eye)",
         "erudit_empty": "Эрудит empty boards",
         "english": "English boards",
     }
@@ -319,11 +322,16 @@ One model for every variant: it reads one board cell of a rectified grid image.
 
 Only synthetic photos from `training/render.py` ({args.boards} boards, seeds from
 {TRAIN_SEEDS_FROM}): random editions (English, Russian, Ukrainian, Эрудит, Polish layouts, values
-and alphabets; plain blanks or star tiles). About a third of the boards are the two calibrated
-editions (`erudit_style`: black board, sky-to-royal blue tiles with the value printed right after
-the letter, word ×2 squares of nearly the tiles' blue, labels in a deep shade of each square, white
-centre; `scrabble_style`: red-framed board, wooden tiles, printed premium words) with colours,
-bold fonts, sizes and placement varied; the rest are random board/premium/tile palettes (some with
+and alphabets; plain blanks or star tiles, a tenth of all tiles). About a third of the boards are
+the three calibrated editions (`erudit_style`: black board, sky-to-royal blue tiles with the value
+printed right after the letter, word ×2 squares of nearly the tiles' blue, labels in a deep shade
+of each square, white centre; `scrabble_style`: red frame, beige squares between white lines,
+printed premium words, wooden tiles nearly a square wide with a regular-weight letter and its small
+value low at its right; `deluxe_style`: cream squares between dark ribs, muted premium squares,
+pale grey wooden tiles) with colours, fonts (heavy ones for Эрудит, any weight for English), sizes
+and placement varied, wood sometimes nearly the board's colour and tile edges lit from faint to
+strong (so plain blank tiles must be told from empty squares by grain, edges and hidden grid
+lines); the rest are random board/premium/tile palettes (some with
 premium squares the colour of the tiles), values in the corner or beside the letter, printed
 premium labels (English words, 2W/DW, ×2, СЛОВО ×2) in dark, light or deep-shade ink, wooden
 grain, raised tiles with shadows, camera tilt up to 40°, clutter, uneven light, glare, blur, noise,
@@ -345,7 +353,8 @@ Held out of training: the font family {", ".join(HELDOUT_FONTS)} and the tile pa
 {real_line}
 {english_line}
 - Real photos read end to end (`vision.pipeline.read_board`: the grid found by `vision.locate`, no
-  true corners), cells right of 225 per photo; a star tile counts as `?`:
+  true corners; cells under {REFINE_BELOW:.0%} read again from {len(REFINE_VIEWS)} shifted and
+  rescaled crops), cells right of 225 per photo; a blank or star tile counts as `?`:
 {photos_section(photos)}
 
 Accuracies are per crop on upright crops; direction accuracy tries every tile at all four turns.
@@ -373,9 +382,9 @@ Defaults: `--boards {args.boards} --epochs {args.epochs} --width {args.width} --
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("models"))
-    parser.add_argument("--boards", type=int, default=480)
+    parser.add_argument("--boards", type=int, default=560)
     parser.add_argument("--eval-boards", type=int, default=24)
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--width", type=int, default=32)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--smoothing", type=float, default=0.05)
