@@ -23,6 +23,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from scorer.variant import load_variant  # noqa: E402
+from training.dataset import real_board_photos  # noqa: E402
 from vision.decode import decode_photo  # noqa: E402
 from vision.locate import BoardNotFound, locate_grid  # noqa: E402
 from vision.rectify import rectify  # noqa: E402
@@ -88,19 +89,23 @@ def time_stages(data: bytes, runs: int) -> dict[str, float]:
     return {stage: statistics.median(values) for stage, values in samples.items()}
 
 
-def truth_sets(shared: Path) -> list[tuple[Path, str, list[str], np.ndarray | None]]:
-    """(photo, variant, rows, corners or None) for every real photo with a truth file."""
-    items = []
-    english = shared / "realphotos/english/boards"
-    for name, entry in json.loads((english / "truth.json").read_text()).items():
-        items.append((english / name, entry["variant"], entry["rows"], np.array(entry["corners"])))
-    for folder in ("alphabet_layout", "empty_boards"):
-        base = shared / "realphotos/erudit" / folder
-        rows = (base / "truth.txt").read_text().split()[:15]
-        rows = [row.replace("*", "?") for row in rows]
-        for photo in sorted(base.glob("*.jpg")):
-            items.append((photo, "erudit", rows, None))
-    return items
+def truth_sets(shared: Path) -> list[tuple[str, Path, str, list[str], np.ndarray | None]]:
+    """(group, photo, variant, rows, true grid corners or None) for every real photo of known position
+    (`training.dataset.real_board_photos`: a blank or star tile is `?`, whatever it stands for,
+    since a photo cannot show that); corners are known for the English boards."""
+    english = shared / "realphotos/english/boards/truth.json"
+    corners = (
+        {
+            name: np.array(entry["corners"])
+            for name, entry in json.loads(english.read_text()).items()
+        }
+        if english.is_file()
+        else {}
+    )
+    return [
+        (group, path, variant, rows, corners.get(path.name))
+        for group, path, variant, rows in real_board_photos(shared)
+    ]
 
 
 def accuracy(shared: Path) -> None:
@@ -111,7 +116,8 @@ def accuracy(shared: Path) -> None:
 
         classifier = CellClassifier()
     print(f"\n{'photo':<34} {'quality':>7} {'corner err (cells)':>19} {'cells right':>12}")
-    for photo, variant_name, rows, corners in truth_sets(shared):
+    totals: dict[str, list[int]] = {}
+    for group, photo, variant_name, rows, corners in truth_sets(shared):
         variant = load_variant(variant_name)
         data = photo.read_bytes()
         try:
@@ -138,7 +144,14 @@ def accuracy(shared: Path) -> None:
                 for a, b in zip(got, want, strict=True)
             )
             right = f"{hits}/225"
+            totals.setdefault(group, []).append(hits)
         print(f"{photo.name:<34} {quality:>7.2f} {error:>19} {right:>12}")
+    for group, hits in totals.items():
+        cells = 225 * len(hits)
+        print(
+            f"{group}: {sum(hits)}/{cells} cells ({sum(hits) / cells:.2%}), "
+            f"{hits.count(225)}/{len(hits)} photos exact"
+        )
 
 
 def main() -> None:

@@ -3,6 +3,7 @@ blanks as plain tiles. Prints turns scored as recorded, turns that needed review
 per turn (read + track + validate + score).
 
     python benchmarks/bench_replay.py [--games 20] [--shared ../shared] [--size 1600x1200]
+        [--model FILE.onnx]
 
 Every photo is tracked against the game as recorded so far (a turn that needed review or was
 read wrongly is then recorded as it really was, as a player would correct it), so one bad photo
@@ -59,13 +60,14 @@ def main() -> int:
     parser.add_argument("--size", default="1600x1200")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--random-styles", action="store_true")
+    parser.add_argument("--model", help="an ONNX cell model to use instead of the shipped one")
     args = parser.parse_args()
     gcg_dir = args.shared / "gcg"
     if not gcg_dir.is_dir():
         print(f"no recorded games at {gcg_dir}", file=sys.stderr)
         return 2
     size = tuple(int(v) for v in args.size.split("x"))
-    classifier = CellClassifier()
+    classifier = CellClassifier(args.model)
     right = total = review = wrong = games = 0
     times: list[float] = []
     for path in sorted(gcg_dir.glob("*/*.gcg")):
