@@ -38,14 +38,14 @@ VISUAL_CLASSES: tuple[str, ...] = tuple(label for label in LABELS if label not i
 UNORIENTED: frozenset[str] = frozenset({EMPTY, BLANK, STAR})
 
 MODEL_FILE = "cells.onnx"
-CELL_PX = 32
-MARGIN_PX = 4
+CELL_PX = 44
+MARGIN_PX = 6
 CROP_PX = CELL_PX + 2 * MARGIN_PX
 # A cell whose top class is below this is read again from shifted and rescaled crops and the
 # readings averaged: a letter that flips when the grid moves by a few percent of a cell is a guess.
 REFINE_BELOW = 0.9
 # At most this many cells (the least certain) are read again, which bounds the extra time.
-REFINE_MAX_CELLS = 32
+REFINE_MAX_CELLS = 12
 # (dx, dy, scale) of the extra crops, shifts in pixels of a CELL_PX cell.
 REFINE_VIEWS: tuple[tuple[int, int, float], ...] = (
     (-2, 0, 1.0), (2, 0, 1.0), (0, -2, 1.0), (0, 2, 1.0), (0, 0, 0.92), (0, 0, 1.08),
