@@ -193,11 +193,11 @@ def align(known: Board, reading: Reading) -> tuple[int, list[list[_Cell]], float
 
 
 def _tile_options(cell: _Cell, thresholds: Thresholds) -> list[str]:
-    return [
-        s
-        for s, p in cell.options
-        if p >= (thresholds.absent if s == EMPTY else thresholds.candidate)
-    ]
+    # A plain blank tile is what an empty square looks most like: when a blank is the best
+    # reading, "no tile" stays a candidate down to the candidate level (a rendered game joined a
+    # square read blank 0.93 / empty 0.06 to the play beside it).
+    absent = thresholds.candidate if cell.symbol == UNKNOWN_BLANK else thresholds.absent
+    return [s for s, p in cell.options if p >= (absent if s == EMPTY else thresholds.candidate)]
 
 
 def _swapped(old: Tile, cell: _Cell, variant: Variant, thresholds: Thresholds) -> bool:

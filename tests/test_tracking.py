@@ -196,6 +196,18 @@ def test_blank_without_dictionary_stays_unknown_and_scores_zero() -> None:
     assert result.play is not None and result.play.word == "?AT" and result.play.score == 2
 
 
+def test_square_read_as_a_doubtful_blank_beside_a_play_needs_review() -> None:
+    en = load_variant("en")
+    known = board((7, 7, "AT", True))
+    after = known.place({(8, 7): Tile("T"), (9, 7): Tile("E")})  # ATE down from the A
+    # The empty square before the new tiles looks like a plain blank tile: ?TE or just TE.
+    reading = reading_of(after, {(6, 7): [("blank", 0.93), ("empty", 0.06), ("K", 0.01)]})
+    result = track(known, reading, en, WordListDictionary(None))
+    assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
+    (cell,) = result.uncertain
+    assert cell.square == (6, 7) and set(cell.candidates) == {"?", "."}
+
+
 def test_confidently_read_phony_is_recorded_and_flagged() -> None:
     after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Щ")})
     result = track(SLOVO, reading_of(after), RU, dictionary_for(RU))
