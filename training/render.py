@@ -413,7 +413,10 @@ def deluxe_style() -> Style:
         "*": (228, 176, 164),
     }
     face, text = TILE_PALETTES["pale_grey_wood"]
-    return Style(
+    # The same English set (labels, grain, regular letters with the value low right) on another
+    # board with other tiles.
+    return dataclasses.replace(
+        scrabble_style(),
         name="deluxe",
         board=(236, 224, 192),
         line=(34, 34, 36),
@@ -422,7 +425,6 @@ def deluxe_style() -> Style:
         frame_width=0.6,
         premiums=premiums,
         premium_inset=0.04,
-        premium_labels="english",
         premium_text={
             "=": (240, 235, 230),
             "-": (40, 35, 35),
@@ -434,11 +436,6 @@ def deluxe_style() -> Style:
         tile_text=text,
         tile_size=0.9,
         tile_radius=0.06,
-        grain=0.06,
-        font=_regular_sans(),
-        letter_scale=0.45,
-        subscripts=True,
-        value_beside=False,
         lift=0.15,
         jitter=0.05,
     )
