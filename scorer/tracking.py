@@ -367,12 +367,14 @@ def track(
 
     # Every way to fill the uncertain cells that gives a legal move whose words can be valid.
     squares = sorted(choices)
-    if math.prod(len(choices[s]) for s in squares) > _MAX_COMBINATIONS:
+    new_squares = {s for s in settled if known.get(*s) is None}
+    fills = _line_fills(known, choices, squares, new_squares)
+    if fills is None:
         return _review(
             choices, "too many uncertain cells to settle", rotation, misreads, read_board
         )
     outcomes = []
-    for combo in itertools.product(*(choices[s] for s in squares)):
+    for combo in fills:
         fill = {
             s: (None if sym == EMPTY else Tile.from_char(sym))
             for s, sym in zip(squares, combo, strict=True)
@@ -413,6 +415,32 @@ def track(
 
     _, kind, board, play = outcomes[0]
     return _finish(kind, board, play, known, variant, dictionary, rotation, misreads, read_board)
+
+
+def _line_fills(
+    known: Board, choices: dict[Square, list[str]], squares: list[Square], new_squares: set[Square]
+) -> list[tuple[str, ...]] | None:
+    """The fillings of `squares` (in that order) that can make a legal move: a play's new tiles
+    all lie in one row or one column, so no filling puts a tile off every line that holds the
+    tiles already read (`new_squares`). None when there are too many to try.
+
+    Only illegal fillings are left out, so doubtful cells scattered over the board (faint marks
+    on empty squares) cost one line's worth of tries each instead of every combination.
+    """
+    lines = [(0, r) for r in range(known.height)] + [(1, c) for c in range(known.width)]
+    found: dict[tuple[str, ...], None] = {}
+    tries = 0
+    for axis, value in lines:
+        if any(s[axis] != value for s in new_squares):
+            continue
+        if any(s[axis] != value and EMPTY not in choices[s] for s in squares):
+            continue
+        options = [choices[s] if s[axis] == value else [EMPTY] for s in squares]
+        tries += math.prod(len(o) for o in options)
+        if tries > _MAX_COMBINATIONS:
+            return None
+        found.update(dict.fromkeys(itertools.product(*options)))
+    return list(found)
 
 
 def _over_counted(known: Board, settled: dict[Square, Tile], variant: Variant) -> list[Square]:

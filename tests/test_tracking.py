@@ -208,6 +208,26 @@ def test_square_read_as_a_doubtful_blank_beside_a_play_needs_review() -> None:
     assert cell.square == (6, 7) and set(cell.candidates) == {"?", "."}
 
 
+def test_doubtful_squares_off_the_play_line_do_not_block_the_play() -> None:
+    en = load_variant("en")
+    known = board((7, 7, "AT", True))
+    after = known.place({(8, 7): Tile("T"), (9, 7): Tile("E")})  # ATE down from the A
+    # Twenty empty squares all over the board look a little like blank tiles (2^20 fillings),
+    # but a play's tiles share one line: only the squares in column 7 could join it.
+    doubtful = [(r, c) for r in (0, 2, 12, 14) for c in (0, 3, 7, 10, 14)]
+    reading = reading_of(
+        after, dict.fromkeys(doubtful, [("empty", 0.9), ("blank", 0.09), ("K", 0.01)])
+    )
+    result = track(known, reading, en, WordListDictionary(None))
+    assert result.status is TurnStatus.COMMITTED
+    assert result.play is not None and result.play.word == "ATE" and result.play.score == 3
+    # The same doubt beside the play's end still needs a person.
+    beside = reading_of(after, {(10, 7): [("empty", 0.9), ("blank", 0.09), ("K", 0.01)]})
+    result = track(known, beside, en, WordListDictionary(None))
+    assert result.status is TurnStatus.NEEDS_REVIEW
+    assert [c.square for c in result.uncertain] == [(10, 7)]
+
+
 def test_confidently_read_phony_is_recorded_and_flagged() -> None:
     after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Щ")})
     result = track(SLOVO, reading_of(after), RU, dictionary_for(RU))
