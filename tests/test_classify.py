@@ -12,10 +12,12 @@ from vision.classify import (
     LABELS,
     LATIN,
     LOOK_ALIKES,
+    PLAIN_EMPTY_KEPT,
     REFINE_MAX_CELLS,
     STAR,
     VISUAL_CLASSES,
     CellClassifier,
+    CellPredictions,
     cut_cells,
     read_cells,
     variant_labels,
@@ -167,3 +169,24 @@ def test_empty_grid_has_no_rotation_vote(classifier: CellClassifier) -> None:
     grid = np.full((15 * classifier.cell_px, 15 * classifier.cell_px, 3), 90, np.uint8)
     k, confidence = choose_rotation(classifier.predict(grid))
     assert (k, confidence) == (0, 0.25)
+
+
+def test_whole_board_gives_plain_squares_back_their_odds_of_being_empty() -> None:
+    en = load_variant("en")
+    # Every cell unsure between empty (0.6) and a plain blank tile (0.4).
+    joint = np.zeros((225, 4, len(VISUAL_CLASSES)))
+    joint[:, :, visual_class(EMPTY)] = 0.6 / 4
+    joint[:, :, visual_class(BLANK)] = 0.4 / 4
+    preds = CellPredictions(joint, 15, 15)
+    alone = read_cells(preds, en)
+    board = read_cells(preds, en, whole_board=True)
+    plain, premium = (7, 6), (7, 7)  # beside the centre star, and the star itself
+    assert en.layout.rows[7][6] == "." and en.layout.rows[7][7] != "."
+    assert alone[7][6].confidence == pytest.approx(0.6)
+    # Training kept only PLAIN_EMPTY_KEPT of the plain empty squares: their odds come back.
+    odds = 0.6 / PLAIN_EMPTY_KEPT / 0.4
+    assert board[plain[0]][plain[1]].label == EMPTY
+    assert board[plain[0]][plain[1]].confidence == pytest.approx(odds / (1 + odds))
+    assert board[premium[0]][premium[1]].confidence == pytest.approx(0.6)
+    with pytest.raises(ValueError, match="not the en board"):
+        read_cells(CellPredictions(joint[:100], 10, 10), en, whole_board=True)

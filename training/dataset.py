@@ -25,6 +25,7 @@ from vision.classify import (
     CROP_PX,
     EMPTY,
     MARGIN_PX,
+    PLAIN_EMPTY_KEPT,
     STAR,
     CellClassifier,
     cut_cells,
@@ -93,7 +94,7 @@ def rectify_to_grid(photo: np.ndarray, corners: np.ndarray, cell_px: int = CELL_
     return rectify(photo, corners, cell_px, GRID, GRID)
 
 
-def board_crops(seed: int, split: Split, keep_empty: float = 0.3) -> Crops:
+def board_crops(seed: int, split: Split, keep_empty: float = PLAIN_EMPTY_KEPT) -> Crops:
     """All tile crops, every empty premium square and a share of the plain empty squares from one
     rendered photo (premium squares, labelled or not, are the empties most like tiles)."""
     rng = np.random.default_rng(seed)

@@ -357,7 +357,8 @@ Held out of training: the font family {", ".join(HELDOUT_FONTS)} and the tile pa
 {english_line}
 - Real photos read end to end (`vision.pipeline.read_board`: the grid found by `vision.locate`, no
   true corners; cells under {REFINE_BELOW:.0%} read again from {len(REFINE_VIEWS)} shifted and
-  rescaled crops), cells right of 225 per photo; a blank or star tile counts as `?`:
+  rescaled crops; plain squares get back the odds of being empty that training took from them),
+  cells right of 225 per photo; a blank or star tile counts as `?`:
 {photos_section(photos)}
 
 Accuracies are per crop on upright crops; direction accuracy tries every tile at all four turns.

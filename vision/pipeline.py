@@ -60,7 +60,9 @@ def read_board(
 
     def orient():
         rotation, _ = choose_rotation(predictions)
-        return rotation, read_cells(rotate_predictions(predictions, rotation), variant)
+        return rotation, read_cells(
+            rotate_predictions(predictions, rotation), variant, whole_board=True
+        )
 
     rotation, cells = _timed(timings, "orient", orient)
     timings["total"] = sum(timings.values())
