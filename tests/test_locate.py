@@ -186,6 +186,34 @@ def test_busy_light_board_is_found_from_any_side(seed: int, pose: Pose) -> None:
     assert corner_error_cells(found.corners, truth) < 0.25
 
 
+# Late-game boards of recorded games (photo 19 of two replay benchmark games), with the seed and
+# pose of their photos: rows of words whose letters and tile edges outshine the faint lines.
+LATE_GAME_BOARDS = {
+    "rows of words": (1518, Pose(0, 0.5827, 17.3683, 39.8067, 0.744064), [
+        "...R...........", ".S.E.....FE....", ".U.S....JOUST..", ".N.I.....BOI...",
+        ".C.Z......IN...", ".A.I.......E...", "ER.?.......W...", "NE.GIGUE..FE...",
+        "D...DISRATED...", "COMPETE...L....", "A.OOM.....L....", "PLOT.....HYRAX.",
+        "............WUD", "......BETHO?N..", "..AVENIR....YAK",
+    ]),
+    "rows and columns": (1719, Pose(2, -4.9441, 2.26758, 66.3233, 0.625224), [
+        "E.UNAU.........", "M...V..........", "I.DWANG........", "T...N..........",
+        "T...T..D..L...G", "E...I..O..E...Y", "REX.S..VALERIAN", ".?IC?ILE..C...O",
+        "...O...D..H....", ".JALOP....E....", "...BREWS..E....", ".AIYEE.H..S....",
+        "RIFS...O.......", "......GUMP.....", ".......T.......",
+    ]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(LATE_GAME_BOARDS))
+def test_late_game_board_is_found(name: str) -> None:
+    # The edges of rows of tiles drew the coarse comb to a shorter period than the grid's: the
+    # photo with rows of words was refused, the other got a grid one and a half cells off.
+    seed, pose, rows = LATE_GAME_BOARDS[name]
+    photo, truth, _ = render_board_photo(rows, "en", scrabble_style(), seed, (1600, 1200), pose)
+    found = locate_grid(photo, 15, 15, LAYOUT)
+    assert corner_error_cells(found.corners, truth) < 0.2
+
+
 def _jpeg_table(seed: int) -> np.ndarray:
     """A plain table filling the photo, saved as a JPEG."""
     rng = np.random.default_rng(seed)

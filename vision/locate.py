@@ -6,7 +6,11 @@
    through its four longest straight runs, which stays right when something touching the board
    (a cup, a hand, a box lid of the same colour) merges with its outline.
 2. Coarse grid. Each candidate is warped to a square (with a border of half a cell) and scored by
-   how well `cols + 1` equally spaced lines (a comb) explain the gradient energy along each axis.
+   how well `cols + 1` equally spaced lines (a comb) explain the gradient energy along each axis,
+   capped as in the refinement (the edges of rows of tiles would otherwise outweigh faint lines
+   and draw the comb to a shorter period). When no grid is found from these combs, the combs of
+   the plain energy are refined too: they start the refinement elsewhere, and on a board busy
+   with tiles a fit that fails from one start often succeeds from another.
 3. Refinement. From the best coarse grids, every grid line is fitted in a top-down warp of the
    current estimate (strips of three cells pooled in the first round, so faint lines and loosely
    placed tiles still give a position; one strip each in later rounds, for accuracy) and a
@@ -105,18 +109,13 @@ def locate_grid(
     colour, factor = _working_image(image)
     candidates = _candidate_quads(colour)
     work = _pyramid(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
-    scored = sorted(
-        ((_coarse_grid(work, quad, rows, cols), i) for i, quad in enumerate(candidates)),
-        key=lambda item: -item[0][1],
-    )
     best: tuple[float, np.ndarray] | None = None
-    for (grid, _), _index in scored[:_REFINED_CANDIDATES]:
-        if grid is None:
-            continue
-        refined = _refine(work, grid, rows, cols)
-        if refined is not None and (best is None or refined[0] > best[0]):
-            best = refined
-        if best is not None and best[0] >= _GOOD_ENOUGH:
+    # The plain energy's combs only when the capped energy's give no grid (see 2. above).
+    for capped in (True, False):
+        fit = _best_refined(work, candidates, rows, cols, capped)
+        if fit is not None and (best is None or fit[0] > best[0]):
+            best = fit
+        if best is not None and best[0] >= MIN_QUALITY:
             break
     quality, corners = best if best is not None else (0.0, None)
     if quality < MIN_QUALITY:
@@ -134,6 +133,27 @@ def locate_grid(
             )
         quality, corners = refined
     return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+
+
+def _best_refined(
+    work: list[np.ndarray], candidates: list[np.ndarray], rows: int, cols: int, capped: bool
+) -> tuple[float, np.ndarray] | None:
+    """The best (quality, corners) refined from the coarse grids of the best-scoring candidates,
+    or None; `capped` caps the energy the combs are fitted to."""
+    scored = sorted(
+        (_coarse_grid(work, quad, rows, cols, capped) for quad in candidates),
+        key=lambda item: -item[1],
+    )
+    best = None
+    for grid, _ in scored[:_REFINED_CANDIDATES]:
+        if grid is None:
+            continue
+        refined = _refine(work, grid, rows, cols)
+        if refined is not None and (best is None or refined[0] > best[0]):
+            best = refined
+        if best is not None and best[0] >= _GOOD_ENOUGH:
+            break
+    return best
 
 
 def _premium_shift(colour: np.ndarray, corners: np.ndarray, layout: np.ndarray):
@@ -366,10 +386,11 @@ def _comb_fit(profile: np.ndarray, lines: int, min_period: float, max_period: fl
 
 
 def _coarse_grid(
-    work: list[np.ndarray], quad: np.ndarray, rows: int, cols: int
+    work: list[np.ndarray], quad: np.ndarray, rows: int, cols: int, capped: bool
 ) -> tuple[np.ndarray | None, float]:
-    """Warp a candidate to a square, find the grid's lines by comb fitting, return the grid's
-    corners in working-image pixels and the fit contrast (lower of the two axes)."""
+    """Warp a candidate to a square, find the grid's lines by comb fitting (to the gradient
+    energy, capped as the refinement's when `capped`), return the grid's corners in
+    working-image pixels and the fit contrast (lower of the two axes)."""
     side = _CANDIDATE_SIDE
     # A border of half a cell around the candidate: a candidate that is the grid's own outline
     # (a frame in another colour) must show its outer lines whole, with room for the comb.
@@ -381,6 +402,8 @@ def _coarse_grid(
     scale = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean() / side
     warped = _warp(work, to_square, (side + 2 * pad, side + 2 * pad), scale)
     gx, gy = _gradients(warped)
+    if capped:
+        gx, gy = _capped(gx, gy, pad)
     fits = []
     for energy, lines in ((gx.sum(axis=0), cols + 1), (gy.sum(axis=1), rows + 1)):
         cell = side / (lines - 1)
@@ -561,9 +584,9 @@ def _parity_imbalance(
 
 
 def _capped(gx: np.ndarray, gy: np.ndarray, margin: int) -> tuple[np.ndarray, np.ndarray]:
-    """Line energies capped at a high quantile of the energy inside the grid: the letters on a
-    board full of tiles are far stronger than faint grid lines, and would otherwise outweigh
-    them in every strip they lie in."""
+    """Line energies capped at a high quantile of the energy inside the grid (`margin` px in from
+    the border): the letters on a board full of tiles are far stronger than faint grid lines, and
+    would otherwise outweigh them in every strip they lie in."""
     inside = (gx + gy)[margin:-margin:3, margin:-margin:3]
     cap = float(np.quantile(inside, _ENERGY_CAP))
     return np.minimum(gx, cap), np.minimum(gy, cap)
