@@ -180,13 +180,13 @@ def test_whole_board_gives_plain_squares_back_their_odds_of_being_empty() -> Non
     preds = CellPredictions(joint, 15, 15)
     alone = read_cells(preds, en)
     board = read_cells(preds, en, whole_board=True)
-    plain, premium = (7, 6), (7, 7)  # beside the centre star, and the star itself
-    assert en.layout.rows[7][6] == "." and en.layout.rows[7][7] != "."
-    assert alone[7][6].confidence == pytest.approx(0.6)
+    (pr, pc), (sr, sc) = (7, 6), (7, 7)  # a plain square beside the centre star, and the star
+    assert en.layout.rows[pr][pc] == "." and en.layout.rows[sr][sc] != "."
+    assert alone[pr][pc].confidence == pytest.approx(0.6)
     # Training kept only PLAIN_EMPTY_KEPT of the plain empty squares: their odds come back.
     odds = 0.6 / PLAIN_EMPTY_KEPT / 0.4
-    assert board[plain[0]][plain[1]].label == EMPTY
-    assert board[plain[0]][plain[1]].confidence == pytest.approx(odds / (1 + odds))
-    assert board[premium[0]][premium[1]].confidence == pytest.approx(0.6)
+    assert board[pr][pc].label == EMPTY
+    assert board[pr][pc].confidence == pytest.approx(odds / (1 + odds))
+    assert board[sr][sc].confidence == pytest.approx(0.6)
     with pytest.raises(ValueError, match="not the en board"):
         read_cells(CellPredictions(joint[:100], 10, 10), en, whole_board=True)
