@@ -3,12 +3,16 @@ blanks as plain tiles. Prints turns scored as recorded, turns that needed review
 per turn (read + track + validate + score).
 
     python benchmarks/bench_replay.py [--games 20] [--shared ../shared] [--size 1600x1200]
-        [--model FILE.onnx]
+        [--model FILE.onnx] [--lexicon WORDS.txt]
 
 Every photo is tracked against the game as recorded so far (a turn that needed review or was
 read wrongly is then recorded as it really was, as a player would correct it), so one bad photo
 does not spoil the rest of the game. Boards are drawn in the calibrated style of each edition
 (`--random-styles`: a new random style, fonts and colours for every photo).
+
+The games are English and, as by default, read without a word list: a cell that could be either of
+two letters goes to review. `--lexicon` gives the players' word list (one word a line; e.g. Debian's
+`wamerican-insane`, lower-case lines only), which then settles such cells as the product does.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scorekeeper.turns import turn_from_reading
+from scorer.dictionary import Dictionary, DictionaryError, dictionary_for
 from scorer.game import ChallengeWithdrawn, Game, GameError, Play, game_from_gcg
 from scorer.gcg import GcgError, infer_variant, read_gcg_file
 from training.photo_games import edition_style, turn_photos
@@ -61,6 +66,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--random-styles", action="store_true")
     parser.add_argument("--model", help="an ONNX cell model to use instead of the shipped one")
+    parser.add_argument("--lexicon", type=Path, help="a word list to settle uncertain letters")
     args = parser.parse_args()
     gcg_dir = args.shared / "gcg"
     if not gcg_dir.is_dir():
@@ -70,6 +76,7 @@ def main() -> int:
     classifier = CellClassifier(args.model)
     right = total = review = wrong = games = 0
     times: list[float] = []
+    dictionaries: dict[str, Dictionary] = {}
     for path in sorted(gcg_dir.glob("*/*.gcg")):
         if games >= args.games:
             break
@@ -80,6 +87,18 @@ def main() -> int:
             continue
         if sum(isinstance(e, Play) for e in game.events) < 10:
             continue  # test positions, not games
+        dictionary = None
+        if args.lexicon:
+            # One per variant, loaded once: the first turn's time should not include the load.
+            name = game.variant.name
+            if name not in dictionaries:
+                try:
+                    dictionaries[name] = dictionary_for(game.variant, args.lexicon)
+                    dictionaries[name].check("A")
+                except DictionaryError as exc:
+                    print(exc, file=sys.stderr)
+                    return 2
+            dictionary = dictionaries[name]
         games += 1
         style = None if args.random_styles else edition_style(game.variant.name)
         done: list = []
@@ -91,7 +110,7 @@ def main() -> int:
             start = time.perf_counter()
             try:
                 reading = read_board(photo.jpeg, game.variant, classifier)
-                turn = turn_from_reading(replay, reading, None)
+                turn = turn_from_reading(replay, reading, dictionary)
                 got = turn.event
             except (PhotoError, BoardNotFound):
                 got, turn = None, None

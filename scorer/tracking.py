@@ -236,6 +236,17 @@ def _words_verdicts(play: ScoredPlay, dictionary: Dictionary | None) -> tuple[li
     return invalid, unchecked
 
 
+def _invalid_through(play: ScoredPlay, dictionary: Dictionary | None, squares: set[Square]) -> bool:
+    """Whether a word of `play` that the dictionary lacks covers one of `squares`."""
+    invalid = set(_words_verdicts(play, dictionary)[0])
+    return any(
+        (w.row + i * (not w.across), w.col + i * w.across) in squares
+        for w in play.words
+        if w.word in invalid
+        for i in range(len(w.word))
+    )
+
+
 def _spellable(
     board: Board, play: ScoredPlay, variant: Variant, dictionary: Dictionary | None
 ) -> bool:
@@ -373,7 +384,7 @@ def track(
         return _review(
             choices, "too many uncertain cells to settle", rotation, misreads, read_board
         )
-    outcomes = []
+    legal, outcomes = [], []
     for combo in fills:
         fill = {
             s: (None if sym == EMPTY else Tile.from_char(sym))
@@ -383,11 +394,30 @@ def track(
         if found is None:
             continue
         kind, board, play = found
-        if squares and play is not None and not _spellable(board, play, variant, dictionary):
-            continue
-        outcomes.append((combo, kind, board, play))
+        legal.append((combo, kind, board, play))
+        if not squares or play is None or _spellable(board, play, variant, dictionary):
+            outcomes.append(legal[-1])
+    if not outcomes and len(legal) == 1:
+        # The dictionary settles between readings; it does not veto the only legal one. A word
+        # it lacks stands as played (a phony, or a word missing from the list) unless it runs
+        # through a doubtful tile, where a misread is as likely as a phony.
+        combo, _, _, play = legal[0]
+        doubtful = {s for s, sym in zip(squares, combo, strict=True) if sym != EMPTY}
+        if play is None or not _invalid_through(play, dictionary, doubtful):
+            outcomes = legal
 
     if not outcomes:
+        if legal:
+            narrowed = {s: sorted({o[0][i] for o in legal}) for i, s in enumerate(squares)}
+            return _review(
+                narrowed,
+                "no reading of these cells makes words the dictionary knows",
+                rotation,
+                misreads,
+                read_board,
+                [s for s in squares if len(narrowed[s]) > 1]
+                or [s for s in squares if narrowed[s] != [EMPTY]],
+            )
         if squares:
             return _review(
                 choices,
@@ -553,8 +583,8 @@ def _finish(
         assert found is not None and found[2] is not None, "a designated blank keeps the play legal"
         kind, board, play = found
 
-    # Every new tile was read with confidence: a word the dictionary lacks was really played, and
-    # stands until a player challenges it, so the play is recorded with the words flagged.
+    # Every tile a word the dictionary lacks runs through was read with confidence: it was really
+    # played, and stands until a player challenges it, so the play is recorded with it flagged.
     invalid, unchecked = _words_verdicts(play, dictionary)
     message = f"{play.word} at {play.position} for {play.score}"
     if invalid:

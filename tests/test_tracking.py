@@ -243,6 +243,22 @@ def test_uncertain_cell_never_settles_on_a_phony() -> None:
     assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
 
 
+def test_phony_read_confidently_stands_when_doubt_lies_off_its_words() -> None:
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Щ")})
+    # A faint mark far from the play is doubtful, but only "no tile" there keeps the play legal;
+    # the dictionary lacks КОЩ, and that must not send the only legal reading to review.
+    reading = reading_of(after, {(1, 1): [("empty", 0.8), ("blank", 0.15), ("Ъ", 0.05)]})
+    result = track(SLOVO, reading, RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.invalid_words == ("КОЩ",)
+    # A doubtful tile inside the unknown word is asked about even when it is the only reading.
+    inside = reading_of(after, {(8, 9): [("Щ", 0.9), ("empty", 0.08), ("Ъ", 0.02)]})
+    result = track(SLOVO, inside, RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
+    assert [(c.square, c.candidates) for c in result.uncertain] == [((8, 9), ("Щ",))]
+    assert "dictionary" in result.message
+
+
 def test_illegal_change_is_rejected_with_reason() -> None:
     after = SLOVO.place({(0, 0): Tile("А"), (0, 1): Tile("Я")})
     result = track(SLOVO, reading_of(after), RU, None)
