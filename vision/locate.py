@@ -48,7 +48,9 @@ _CANDIDATE_SIDE = 360  # px: square warp used to score a candidate quadrilateral
 _REFINE_CELL = 24  # px per cell in the refinement warp
 _MAX_CANDIDATES = 14
 _REFINED_CANDIDATES = 5
-MIN_QUALITY = 0.45
+# Late-game boards, their strips of cells crowded with tiles, fit correctly at 0.36-0.45; the
+# lowest wrong grid measured (a rendered late-game board, 2 cells off) fit at 0.32.
+MIN_QUALITY = 0.38
 # A refined fit this good ends the search. At 0.9, light boards (fits of 0.8-0.9) went on to
 # refine failing candidates for ~80 ms more per photo and kept the same grids.
 _GOOD_ENOUGH = 0.8
