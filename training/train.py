@@ -57,7 +57,9 @@ KNOWN_WEAKNESSES = """\
   play, so the turn goes to review rather than being recorded.
 - Thin regular-weight letters in small photos (a 2 MP photo with the board filling half of it) slip
   between look-alikes (O/Q, I/T, E/F, N/W): `benchmarks/bench_replay.py` sends those turns to
-  review, and once recorded a confidently misread Q as O (see the closing figures there).
+  review, and once recorded a confidently misread Q as O: in that photo the short tail of the
+  renderer's Liberation Sans Q and its small 10 are lost in the blur, and the tile shows a plain O
+  (read O 0.956, Q 0.017).
 - A star variant (Эрудит) never reads a plain blank: `read_cells` lets only the star compete there,
   which keeps the Эрудит premium squares (some of the tiles' own blue) from reading as blanks, but
   a set with unmarked blanks would read them as empty squares or stars.
