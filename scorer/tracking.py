@@ -291,7 +291,8 @@ def track(
     letter, unless exactly the last play's tiles look gone (a withdrawn play), most of them do
     (a play partly taken back?) or several known tiles look gone at once (a hand, glare): those
     need review. New tiles read with low confidence, and letters the set has run out of, are
-    settled when exactly one choice makes a legal play whose words can be valid.
+    settled when exactly one choice makes a legal play whose words can be valid, or when only one
+    choice is legal at all and no word the dictionary lacks runs through a doubtful tile.
     """
     try:
         rotation, grid, seen = align(known, reading)
