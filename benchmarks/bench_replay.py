@@ -18,9 +18,11 @@ two letters goes to review. `--lexicon` gives the players' word list (one word a
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 # The photos are rendered with the dev-only `training` package, which lives in the checkout.
@@ -77,6 +79,7 @@ def main() -> int:
     right = total = review = wrong = games = 0
     times: list[float] = []
     dictionaries: dict[str, Dictionary] = {}
+    reasons: Counter[str] = Counter()
     for path in sorted(gcg_dir.glob("*/*.gcg")):
         if games >= args.games:
             break
@@ -125,6 +128,7 @@ def main() -> int:
             if got is None:
                 review += 1
                 why = turn.result.message if turn else "no board found"
+                reasons[re.split(r"[:(]", why)[0].strip()] += 1
             else:
                 wrong += 1
                 why = f"recorded {got} instead"
@@ -134,6 +138,8 @@ def main() -> int:
         f"\n{games} games, {total} turns: {right} right, {review} needed review, "
         f"{wrong} recorded wrongly"
     )
+    for why, count in reasons.most_common():
+        print(f"  review: {count} {why}")
     if times:
         print(
             f"time per turn (read + track + score), {size[0]}x{size[1]} photo: "
