@@ -236,15 +236,24 @@ def _words_verdicts(play: ScoredPlay, dictionary: Dictionary | None) -> tuple[li
     return invalid, unchecked
 
 
-def _invalid_through(play: ScoredPlay, dictionary: Dictionary | None, squares: set[Square]) -> bool:
-    """Whether a word of `play` that the dictionary lacks covers one of `squares`."""
+def _invalid_through(
+    board: Board, play: ScoredPlay, dictionary: Dictionary | None, squares: set[Square]
+) -> bool:
+    """Whether a word of `play` (on `board`) that the dictionary lacks covers one of `squares`."""
     invalid = set(_words_verdicts(play, dictionary)[0])
     return any(
-        (w.row + i * (not w.across), w.col + i * w.across) in squares
+        not squares.isdisjoint(board.run_through((w.row, w.col), w.across))
         for w in play.words
         if w.word in invalid
-        for i in range(len(w.word))
     )
+
+
+_Outcome = tuple[tuple[str, ...], ChangeKind, Board, ScoredPlay | None]
+
+
+def _narrowed(outcomes: list[_Outcome], squares: list[Square]) -> dict[Square, list[str]]:
+    """Per square (in `squares`' order), the symbols any of `outcomes`' fillings puts there."""
+    return {s: sorted({o[0][i] for o in outcomes}) for i, s in enumerate(squares)}
 
 
 def _spellable(
@@ -385,7 +394,8 @@ def track(
         return _review(
             choices, "too many uncertain cells to settle", rotation, misreads, read_board
         )
-    legal, outcomes = [], []
+    legal: list[_Outcome] = []
+    outcomes: list[_Outcome] = []
     for combo in fills:
         fill = {
             s: (None if sym == EMPTY else Tile.from_char(sym))
@@ -402,14 +412,14 @@ def track(
         # The dictionary settles between readings; it does not veto the only legal one. A word
         # it lacks stands as played (a phony, or a word missing from the list) unless it runs
         # through a doubtful tile, where a misread is as likely as a phony.
-        combo, _, _, play = legal[0]
+        combo, _, board, play = legal[0]
         doubtful = {s for s, sym in zip(squares, combo, strict=True) if sym != EMPTY}
-        if play is None or not _invalid_through(play, dictionary, doubtful):
+        if play is None or not _invalid_through(board, play, dictionary, doubtful):
             outcomes = legal
 
     if not outcomes:
         if legal:
-            narrowed = {s: sorted({o[0][i] for o in legal}) for i, s in enumerate(squares)}
+            narrowed = _narrowed(legal, squares)
             return _review(
                 narrowed,
                 "no reading of these cells makes words the dictionary knows",
@@ -438,7 +448,7 @@ def track(
                 read_board=read_board,
             )
     if len(outcomes) > 1:
-        narrowed = {s: sorted({o[0][i] for o in outcomes}) for i, s in enumerate(squares)}
+        narrowed = _narrowed(outcomes, squares)
         open_squares = [s for s in squares if len(narrowed[s]) > 1]
         return _review(
             narrowed, "several readings are possible", rotation, misreads, read_board, open_squares
