@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -14,6 +16,7 @@ from vision.classify import (
     LOOK_ALIKES,
     PLAIN_EMPTY_KEPT,
     REFINE_MAX_CELLS,
+    SECOND_BELOW,
     STAR,
     VISUAL_CLASSES,
     CellClassifier,
@@ -138,6 +141,23 @@ def test_unsure_cells_are_read_again_and_sure_ones_kept(classifier: CellClassifi
     # Reading a shifted view of a clear tile still gives that tile.
     sure = int(np.argmax(top))
     assert refined.probs[sure].argmax() == plain.probs[sure].argmax()
+
+
+def test_second_model_reads_only_the_cells_the_first_is_unsure_of(
+    classifier: CellClassifier,
+) -> None:
+    models = Path(__file__).resolve().parents[1] / "models"
+    first = CellClassifier(models / "cells.onnx")
+    second = CellClassifier(models / "cells_second.onnx")
+    crops = first.cut_cells(rendered_grid(EN_ROWS, "en", 515151))
+    alone = first.predict_crops(crops, 15, 15).joint
+    other = second.predict_crops(crops, 15, 15).joint
+    pair = classifier.predict_crops(crops, 15, 15).joint
+    doubt = alone.sum(axis=1).max(axis=1) < SECOND_BELOW
+    assert 0 < doubt.sum() < 225
+    assert np.array_equal(pair[~doubt], alone[~doubt])
+    assert np.allclose(pair[doubt], (alone[doubt] + other[doubt]) / 2)
+    assert not np.allclose(other[doubt], alone[doubt])
 
 
 def test_russian_mask_never_returns_latin(classifier: CellClassifier) -> None:

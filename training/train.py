@@ -2,7 +2,10 @@
 
 `python -m training.train --out models/` regenerates the data from fixed seeds, trains with a
 fixed seed on the CPU, measures held-out renderer configurations and the real Эрудит tile crops
-(when ../shared is present), and writes models/cells.onnx and models/MODEL.md.
+(when ../shared is present), and writes models/cells.onnx and models/MODEL.md. The shipped
+second-opinion model is the same training run for longer:
+`python -m training.train --out models/ --epochs 12 --model-file cells_second.onnx` writes
+models/cells_second.onnx and models/cells_second.md.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ from vision.classify import (
     MODEL_FILE,
     REFINE_BELOW,
     REFINE_VIEWS,
+    SECOND_BELOW,
+    SECOND_MODEL_FILE,
     UNORIENTED,
     VISUAL_CLASSES,
     CellClassifier,
@@ -57,9 +62,13 @@ KNOWN_WEAKNESSES = """\
   play, so the turn goes to review rather than being recorded.
 - Thin regular-weight letters in small photos (a 2 MP photo with the board filling half of it) slip
   between look-alikes (O/Q, I/T, E/F, N/W): `benchmarks/bench_replay.py` sends those turns to
-  review, and once recorded a confidently misread Q as O: in that photo the short tail of the
-  renderer's Liberation Sans Q and its small 10 are lost in the blur, and the tile shows a plain O
-  (read O 0.956, Q 0.017).
+  review. In one of its photos the short tail of the renderer's Liberation Sans Q and its small 10
+  are lost in the blur and the tile shows a plain O: `cells.onnx` alone read it O 0.951 / Q 0.029
+  and the move was recorded wrongly; with the second model's opinion it reads O 0.945 / Q 0.036
+  and the turn asks.
+- Squares at the very edge of a photo cropped tight to the board are read from replicated edge
+  pixels: in `cropped_1.jpg` the middle square of the right edge reads З 0.63 / empty 0.27 with
+  the pair (`cells.onnx` alone: empty 0.58 / З 0.28).
 - A star variant (Эрудит) never reads a plain blank: `read_cells` lets only the star compete there,
   which keeps the Эрудит premium squares (some of the tiles' own blue) from reading as blanks, but
   a set with unmarked blanks would read them as empty squares or stars.
@@ -285,6 +294,7 @@ def model_card(
     size: int,
     minutes: float,
     photos: list[PhotoResult],
+    paired: bool,
 ) -> str:
     classes = ", ".join(VISUAL_CLASSES)
     held = figures["heldout"]
@@ -307,9 +317,15 @@ def model_card(
         if real
         else "- Real tile crops: ../shared absent when this card was written; not measured."
     )
-    return f"""# Cell classifier (`{MODEL_FILE}`)
+    pair = (
+        f"The pipeline reads every cell with `{MODEL_FILE}`; cells whose top class scores below\n"
+        f"{SECOND_BELOW:.0%} are read by `{SECOND_MODEL_FILE}` too (the same training for longer,\n"
+        "described in `cells_second.md`), and the two models' probabilities are averaged."
+    )
+    return f"""# Cell classifier (`{args.model_file}`)
 
 One model for every variant: it reads one board cell of a rectified grid image.
+{pair}
 
 - **Input**: `crops`, float32 `[N, 3, {CROP_PX}, {CROP_PX}]`, BGR, 0–255 (normalised inside the
   graph). A crop is a {CELL_PX}×{CELL_PX} px cell plus {MARGIN_PX} px of its neighbours on each side,
@@ -357,8 +373,8 @@ Held out of training: the font family {", ".join(HELDOUT_FONTS)} and the tile pa
   {seen["orient_acc"]:.1%}.
 {real_line}
 {english_line}
-- Real photos read end to end (`vision.pipeline.read_board`: the grid found by `vision.locate`, no
-  true corners; cells under {REFINE_BELOW:.0%} read again from {len(REFINE_VIEWS)} shifted and
+- Real photos read end to end by {"the pair of models" if paired else "this model alone"} (`vision.pipeline.read_board`: the grid found
+  by `vision.locate`, no true corners; cells under {REFINE_BELOW:.0%} read again from {len(REFINE_VIEWS)} shifted and
   rescaled crops; plain squares get back the odds of being empty that training took from them),
   cells right of 225 per photo; a blank or star tile counts as `?`:
 {photos_section(photos)}
@@ -377,10 +393,10 @@ harder than a well-located grid; `benchmarks/bench_classify.py` reads whole rend
 pip install -e '.[dev,train]'            # torch==2.13.0, pillow, onnx
 apt-get install fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-open-sans \\
     fonts-crosextra-carlito fonts-roboto fonts-paratype
-python -m training.train --out models/   # {minutes:.0f} min on a shared 2-core CPU
+python -m training.train --out models/ --epochs {args.epochs} --model-file {args.model_file}
 ```
-Defaults: `--boards {args.boards} --epochs {args.epochs} --width {args.width} --seed {args.seed}
---smoothing {args.smoothing}`. `python benchmarks/bench_classify.py` measures the shipped model again
+{minutes:.0f} min on a shared 2-core CPU. Other options: `--boards {args.boards} --width {args.width}
+--seed {args.seed} --smoothing {args.smoothing}`. `python benchmarks/bench_classify.py` measures the shipped model again
 (`--only real` for the real photos end to end, with the commonest confusions).
 """
 
@@ -404,10 +420,16 @@ def main() -> None:
     parser.add_argument(
         "--evaluate-only",
         action="store_true",
-        help="measure the existing OUT/cells.onnx and rewrite MODEL.md (give the training options)",
+        help="measure the existing OUT/MODEL_FILE and rewrite its card (give the training options)",
     )
     parser.add_argument(
         "--minutes", type=float, default=0.0, help="training time, with --evaluate-only"
+    )
+    parser.add_argument(
+        "--model-file",
+        default=MODEL_FILE,
+        choices=(MODEL_FILE, SECOND_MODEL_FILE),
+        help="the file to write in OUT; its card is MODEL.md or, for the second model, cells_second.md",
     )
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -416,7 +438,7 @@ def main() -> None:
     def log(text: str) -> None:
         print(f"[{time.time() - start:6.0f} s] {text}", flush=True)
 
-    path = args.out / MODEL_FILE
+    path = args.out / args.model_file
     if not args.evaluate_only:
         seeds = range(TRAIN_SEEDS_FROM, TRAIN_SEEDS_FROM + args.boards)
         data = build(seeds, "train", args.workers)
@@ -440,11 +462,14 @@ def main() -> None:
         figures["real"] = evaluate_crops(clf, real, "erudit")
     figures["english"] = evaluate_english(clf)
     log(json.dumps(figures))
-    photos = read_real_photos(clf)
+    first, second = args.out / MODEL_FILE, args.out / SECOND_MODEL_FILE
+    paired = first.exists() and second.exists()
+    photos = read_real_photos(CellClassifier(first, second=second) if paired else clf)
     log(" ".join(f"{p.name}:{p.error or p.right}" for p in photos))
-    card = model_card(args.out, figures, args, path.stat().st_size, minutes, photos)
-    (args.out / "MODEL.md").write_text(card, encoding="utf-8")
-    log("wrote MODEL.md")
+    card = model_card(args.out, figures, args, path.stat().st_size, minutes, photos, paired)
+    card_name = "MODEL.md" if args.model_file == MODEL_FILE else "cells_second.md"
+    (args.out / card_name).write_text(card, encoding="utf-8")
+    log(f"wrote {card_name}")
 
 
 if __name__ == "__main__":

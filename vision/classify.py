@@ -44,6 +44,12 @@ UNORIENTED: frozenset[str] = frozenset({EMPTY, BLANK, STAR})
 PLAIN_EMPTY_KEPT = 0.3
 
 MODEL_FILE = "cells.onnx"
+# A second model, trained by the same script for longer (models/cells_second.md), reads again the
+# cells the first one is unsure of and the two are averaged: rendered games showed the pair making
+# fewer confident slips between look-alikes than either model alone, at a fraction of the cost of
+# reading every cell twice.
+SECOND_MODEL_FILE = "cells_second.onnx"
+SECOND_BELOW = 0.95
 CELL_PX = 44
 MARGIN_PX = 6
 CROP_PX = CELL_PX + 2 * MARGIN_PX
@@ -190,28 +196,46 @@ def read_cells(
     return [cells[r * preds.cols : (r + 1) * preds.cols] for r in range(preds.rows)]
 
 
-def _model_bytes(path: str | None) -> bytes:
+def _model_bytes(path: str | None, name: str) -> bytes:
     if path is not None:
         return Path(path).read_bytes()
     try:
-        return resources.files("vision.models").joinpath(MODEL_FILE).read_bytes()
+        return resources.files("vision.models").joinpath(name).read_bytes()
     except ModuleNotFoundError:
         # Running from a source checkout: `vision.models` is the top-level models/ folder.
-        return (Path(__file__).resolve().parents[1] / "models" / MODEL_FILE).read_bytes()
+        return (Path(__file__).resolve().parents[1] / "models" / name).read_bytes()
 
 
 @cache
-def _session(path: str | None, threads: int):  # noqa: ANN202 - onnxruntime is imported lazily
+def _session(path: str | None, name: str, threads: int):  # noqa: ANN202 - onnxruntime is lazy
     import onnxruntime as ort
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
-    return ort.InferenceSession(_model_bytes(path), options, providers=["CPUExecutionProvider"])
+    # Idle threads must not spin: two sessions take turns on the same cores, and a spinning pool
+    # left by one slowed the other's small batches twofold.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    session = ort.InferenceSession(
+        _model_bytes(path, name), options, providers=["CPUExecutionProvider"]
+    )
+    classes = session.get_modelmeta().custom_metadata_map.get("classes", "[]")
+    if json.loads(classes) != list(VISUAL_CLASSES):
+        raise RuntimeError(f"{path or name} was trained for other classes than vision.classify")
+    return session
+
+
+def _joint(session, crops: np.ndarray) -> np.ndarray:  # noqa: ANN001 - an onnxruntime session
+    """[N, 4, V] joint probabilities of (text direction, visual class) for uint8 crops."""
+    x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
+    logits = session.run(None, {session.get_inputs()[0].name: x})[0]
+    flat = logits.reshape(len(crops), -1).astype(np.float64)
+    e = np.exp(flat - flat.max(axis=1, keepdims=True))
+    return (e / e.sum(axis=1, keepdims=True)).reshape(len(crops), 4, len(VISUAL_CLASSES))
 
 
 class CellClassifier:
-    """The shipped cell model, loaded once; `predict` reads a whole grid in one call.
+    """The shipped cell models, loaded once; `predict` reads a whole grid in one call.
 
     >>> clf = CellClassifier()
     >>> preds = clf.predict(np.zeros((15 * clf.cell_px, 15 * clf.cell_px, 3), np.uint8))
@@ -219,13 +243,20 @@ class CellClassifier:
 
     cell_px: int = CELL_PX
 
-    def __init__(self, model: str | Path | None = None, threads: int = 2) -> None:
-        """Load the packaged model (or the ONNX file `model`); sessions are shared and cached."""
-        self._session = _session(None if model is None else str(model), threads)
-        self._input = self._session.get_inputs()[0].name
-        classes = self._session.get_modelmeta().custom_metadata_map.get("classes", "[]")
-        if json.loads(classes) != list(VISUAL_CLASSES):
-            raise RuntimeError(f"{MODEL_FILE} was trained for other classes than vision.classify")
+    def __init__(
+        self,
+        model: str | Path | None = None,
+        threads: int = 2,
+        second: str | Path | None = None,
+    ) -> None:
+        """Load the packaged pair of models, or the ONNX file `model` with the ONNX file `second`
+        (if given) as its second opinion; sessions are shared and cached."""
+        if model is None:
+            self._session = _session(None, MODEL_FILE, threads)
+            self._second = _session(None, SECOND_MODEL_FILE, threads)
+        else:
+            self._session = _session(str(model), MODEL_FILE, threads)
+            self._second = None if second is None else _session(str(second), MODEL_FILE, threads)
 
     def cut_cells(self, grid_image: np.ndarray, rows: int = 15, cols: int = 15) -> np.ndarray:
         """Crops of every cell, as the model wants them (see `cut_cells`)."""
@@ -258,11 +289,11 @@ class CellClassifier:
         return CellPredictions(joint, rows, cols)
 
     def predict_crops(self, crops: np.ndarray, rows: int, cols: int) -> CellPredictions:
-        """Classify crops already cut by `cut_cells` (uint8 [N, crop, crop, 3], BGR)."""
-        x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
-        logits = self._session.run(None, {self._input: x})[0]
-        logits = logits.reshape(len(crops), 4, len(VISUAL_CLASSES)).astype(np.float64)
-        flat = logits.reshape(len(crops), -1)
-        e = np.exp(flat - flat.max(axis=1, keepdims=True))
-        joint = (e / e.sum(axis=1, keepdims=True)).reshape(logits.shape)
+        """Classify crops already cut by `cut_cells` (uint8 [N, crop, crop, 3], BGR); crops whose
+        top class scores below `SECOND_BELOW` are also read by the second model, if any."""
+        joint = _joint(self._session, crops)
+        if self._second is not None:
+            doubt = np.flatnonzero(joint.sum(axis=1).max(axis=1) < SECOND_BELOW)
+            if len(doubt):
+                joint[doubt] = (joint[doubt] + _joint(self._second, crops[doubt])) / 2
         return CellPredictions(joint, rows, cols)
