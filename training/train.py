@@ -287,6 +287,11 @@ def photos_section(photos: list[PhotoResult]) -> str:
     return "\n".join(lines)
 
 
+def card_name(model_file: str) -> str:
+    """The model card's file name for a model file: MODEL.md for the first model, else its stem."""
+    return "MODEL.md" if model_file == MODEL_FILE else f"{Path(model_file).stem}.md"
+
+
 def model_card(
     out: Path,
     figures: dict,
@@ -320,7 +325,7 @@ def model_card(
     pair = (
         f"The pipeline reads every cell with `{MODEL_FILE}`; cells whose top class scores below\n"
         f"{SECOND_BELOW:.0%} are read by `{SECOND_MODEL_FILE}` too (the same training for longer,\n"
-        "described in `cells_second.md`), and the two models' probabilities are averaged."
+        f"described in `{card_name(SECOND_MODEL_FILE)}`), and the two models' probabilities are averaged."
     )
     return f"""# Cell classifier (`{args.model_file}`)
 
@@ -429,7 +434,7 @@ def main() -> None:
         "--model-file",
         default=MODEL_FILE,
         choices=(MODEL_FILE, SECOND_MODEL_FILE),
-        help="the file to write in OUT; its card is MODEL.md or, for the second model, cells_second.md",
+        help="the model file to write in OUT, with its card (see card_name)",
     )
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -467,9 +472,9 @@ def main() -> None:
     photos = read_real_photos(CellClassifier(first, second=second) if paired else clf)
     log(" ".join(f"{p.name}:{p.error or p.right}" for p in photos))
     card = model_card(args.out, figures, args, path.stat().st_size, minutes, photos, paired)
-    card_name = "MODEL.md" if args.model_file == MODEL_FILE else "cells_second.md"
-    (args.out / card_name).write_text(card, encoding="utf-8")
-    log(f"wrote {card_name}")
+    card_path = args.out / card_name(args.model_file)
+    card_path.write_text(card, encoding="utf-8")
+    log(f"wrote {card_path.name}")
 
 
 if __name__ == "__main__":

@@ -208,6 +208,7 @@ def _model_bytes(path: str | None, name: str) -> bytes:
 
 @cache
 def _session(path: str | None, name: str, threads: int):  # noqa: ANN202 - onnxruntime is lazy
+    """A session on the ONNX file `path`, or on the packaged model `name` when `path` is None."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
@@ -256,7 +257,9 @@ class CellClassifier:
             self._second = _session(None, SECOND_MODEL_FILE, threads)
         else:
             self._session = _session(str(model), MODEL_FILE, threads)
-            self._second = None if second is None else _session(str(second), MODEL_FILE, threads)
+            self._second = (
+                None if second is None else _session(str(second), SECOND_MODEL_FILE, threads)
+            )
 
     def cut_cells(self, grid_image: np.ndarray, rows: int = 15, cols: int = 15) -> np.ndarray:
         """Crops of every cell, as the model wants them (see `cut_cells`)."""
