@@ -11,44 +11,19 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import glob
 import math
-import os
 from dataclasses import dataclass
-from typing import Literal
 
 import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from scorer.variant import load_variant
+from training.fonts import FACES, REGULAR_SANS, Split, check_installed, font_paths
 
-Split = Literal["train", "heldout"]
 RGB = tuple[int, int, int]
 
 GRID = 15
-
-# Font families by Debian package (fonts-dejavu-core, fonts-liberation, fonts-freefont-ttf,
-# fonts-open-sans, fonts-crosextra-carlito, fonts-roboto, fonts-paratype). The PT family is kept
-# out of training so a held-out measurement sees a typeface the model never saw.
-TRAIN_FONTS: dict[str, tuple[str, ...]] = {
-    "DejaVu": ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSans.ttf"),
-    "DejaVuSerif": ("DejaVuSerif-Bold.ttf",),
-    "Liberation": (
-        "LiberationSans-Bold.ttf",
-        "LiberationSansNarrow-Bold.ttf",
-        "LiberationSans-Regular.ttf",
-    ),
-    "LiberationSerif": ("LiberationSerif-Bold.ttf",),
-    "FreeFont": ("FreeSansBold.ttf", "FreeSerifBold.ttf", "FreeSans.ttf"),
-    "OpenSans": ("OpenSans-Bold.ttf", "OpenSans-Semibold.ttf", "OpenSans-Regular.ttf"),
-    "Carlito": ("Carlito-Bold.ttf", "Carlito-Regular.ttf"),
-    "Roboto": ("Roboto-Bold.ttf", "Roboto-Regular.ttf", "RobotoCondensed-Bold.ttf"),
-}
-HELDOUT_FONTS: dict[str, tuple[str, ...]] = {
-    "PT": ("PTS75F.ttf", "PTN77F.ttf", "PTS55F.ttf", "PTF75F.ttf"),
-}
-FONT_ROOTS = ("/usr/share/fonts", "/usr/local/share/fonts")
 
 # Tile faces (face, text). "mint" is held out of training.
 # The Эрудит tiles measured on ../shared/realphotos/erudit: from a saturated sky blue, nearly the
@@ -154,20 +129,9 @@ class Style:
     jitter: float
 
 
-@functools.cache
-def _font_index() -> dict[str, str]:
-    found: dict[str, str] = {}
-    for root in FONT_ROOTS:
-        for path in glob.glob(os.path.join(root, "**", "*.ttf"), recursive=True):
-            found.setdefault(os.path.basename(path), path)
-    return found
-
-
-def available_fonts(split: Split) -> list[str]:
-    """Paths of the installed fonts of a split (train or held-out), in a fixed order."""
-    families = TRAIN_FONTS if split == "train" else HELDOUT_FONTS
-    index = _font_index()
-    return [index[name] for files in families.values() for name in files if name in index]
+def _checked(path: str) -> str:
+    check_installed([face for face in FACES if face.path == path])
+    return path
 
 
 @functools.cache
@@ -180,15 +144,6 @@ def _cap_ratio(path: str) -> float:
     """Cap height of a font as a fraction of its size."""
     _, top, _, _ = _font(path, 100).getbbox("H", anchor="ls")
     return -top / 100
-
-
-def _regular_sans() -> str:
-    """A regular-weight Helvetica-like training font (Liberation Sans where installed)."""
-    index = _font_index()
-    for name in ("LiberationSans-Regular.ttf", "FreeSans.ttf", "DejaVuSans.ttf"):
-        if name in index:
-            return index[name]
-    return available_fonts("train")[0]
 
 
 def _vary(rng: np.random.Generator, colour: RGB, amount: float) -> RGB:
@@ -232,13 +187,12 @@ def random_style(rng: np.random.Generator, split: Split = "train") -> Style:
     training boards are the two calibrated editions (`erudit_style`, `scrabble_style`) with their
     colours, fonts and proportions varied.
     """
-    fonts = available_fonts(split) or available_fonts("train")
+    fonts = font_paths(split)
     if split == "train" and rng.random() < 0.35:
         pick = rng.random()
         if pick < 0.45:
             # Эрудит tiles are printed in a heavy sans; English tiles in a regular one.
-            bold = [f for f in fonts if "Bold" in f or "75" in f or "77" in f] or fonts
-            return _varied(rng, erudit_style(rng), bold)
+            return _varied(rng, erudit_style(rng), font_paths(split, bold=True))
         return _varied(rng, scrabble_style() if pick < 0.75 else deluxe_style(), fonts)
     palettes = TILE_PALETTES if split == "train" else HELDOUT_TILE_PALETTES
     tile_name = str(rng.choice(sorted(palettes)))
@@ -360,7 +314,7 @@ def erudit_style(rng: np.random.Generator | None = None) -> Style:
         tile_size=0.93,
         tile_radius=0.15,
         grain=0.0,
-        font=available_fonts("train")[0],
+        font=font_paths("train")[0],
         letter_scale=0.44,
         subscripts=True,
         value_beside=True,
@@ -392,7 +346,7 @@ def scrabble_style() -> Style:
         tile_size=0.96,
         tile_radius=0.08,
         grain=0.06,
-        font=_regular_sans(),
+        font=_checked(REGULAR_SANS),
         letter_scale=0.45,
         subscripts=True,
         value_beside=False,

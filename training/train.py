@@ -29,7 +29,8 @@ from training.dataset import (
     real_english_boards,
     real_tile_crops,
 )
-from training.render import HELDOUT_FONTS, HELDOUT_TILE_PALETTES
+from training.fonts import families
+from training.render import HELDOUT_TILE_PALETTES
 from vision.classify import (
     BLANK,
     CELL_PX,
@@ -367,7 +368,7 @@ random quarter-turns (the rotation label) and photometrically jittered; the loss
 smoothing {args.smoothing}. Real photos in ../shared are used only to calibrate the renderer by eye
 and to measure below.
 
-Held out of training: the font family {", ".join(HELDOUT_FONTS)} and the tile palette
+Held out of training: the font family {", ".join(families("heldout"))} and the tile palette
 {", ".join(HELDOUT_TILE_PALETTES)} (`random_style(rng, "heldout")`).
 
 ## Measured accuracy
@@ -396,8 +397,7 @@ harder than a well-located grid; `benchmarks/bench_classify.py` reads whole rend
 
 ```
 pip install -e '.[dev,train]'            # torch==2.13.0, pillow, onnx
-apt-get install fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-open-sans \\
-    fonts-crosextra-carlito fonts-roboto fonts-paratype
+apt-get install $(python -m training.fonts)   # the font packages the renderer draws with
 python -m training.train --out models/ --epochs {args.epochs} --model-file {args.model_file}
 ```
 {minutes:.0f} min on a shared 2-core CPU. Other options: `--boards {args.boards} --width {args.width}
