@@ -28,10 +28,10 @@ from pathlib import Path
 # The photos are rendered with the dev-only `training` package, which lives in the checkout.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorekeeper.turns import turn_from_reading
 from scorer.dictionary import Dictionary, DictionaryError, dictionary_for
 from scorer.game import ChallengeWithdrawn, Game, GameError, Play, game_from_gcg
 from scorer.gcg import GcgError, infer_variant, read_gcg_file
+from scorer.turns import turn_from_reading
 from training.photo_games import edition_style, turn_photos
 from vision.classify import CellClassifier
 from vision.decode import PhotoError

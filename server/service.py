@@ -16,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-from scorekeeper.turns import Turn, turn_from_reading
 from scorer.board import UNKNOWN_BLANK, Board, BoardTextError, Tile, parse_position, square_name
 from scorer.dictionary import Dictionary, DictionaryError, dictionary_for
 from scorer.errors import IllegalPlay
@@ -33,6 +32,7 @@ from scorer.game import (
 )
 from scorer.sheet import sheet_dict
 from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, certain_reading
+from scorer.turns import Turn, turn_from_reading
 from scorer.variant import Variant, VariantError, load_layout, load_variant, variant_names
 from server.events import event_from_json, event_to_json, fold
 from server.storage import GameRecord, Store, TurnRecord, Tx, now

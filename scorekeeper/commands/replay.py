@@ -12,12 +12,12 @@ import json
 import sys
 from pathlib import Path
 
-from scorekeeper.turns import turn_from_reading
 from scorer.board import square_name
 from scorer.dictionary import Dictionary, DictionaryError, dictionary_for
 from scorer.game import Game, GameError
 from scorer.sheet import sheet_dict
 from scorer.tracking import TrackResult
+from scorer.turns import turn_from_reading
 from scorer.variant import VariantError, load_variant, variant_names
 
 
