@@ -7,6 +7,7 @@ game is saved under artifacts/ (git-ignored) at the repository root.
 
 from __future__ import annotations
 
+import email.policy
 import io
 import re
 import socket
@@ -301,4 +302,72 @@ def test_short_game_on_the_phone_page(
     expect(viewer.locator("#turn-line")).to_have_text("Игра окончена. Победитель: Бора")
     expect(viewer.locator("[data-i18n=is_blank]")).to_have_text("Звёздочка (строчная буква)")
     assert totals(viewer) == {"Ann": "8", "Бора": "11"}
+    assert errors == []
+
+
+def uploaded_photo(request: object) -> bytes:
+    """The `photo` field of the multipart form the page posted."""
+    head = f"Content-Type: {request.headers['content-type']}\r\n\r\n".encode()
+    form = email.message_from_bytes(head + request.post_data_buffer, policy=email.policy.default)
+    (photo,) = [
+        part
+        for part in form.iter_parts()
+        if part.get_param("name", header="content-disposition") == "photo"
+    ]
+    return photo.get_payload(decode=True)
+
+
+def test_photo_is_scaled_before_upload(
+    base_url: str, phone: Callable[[str], object], camera: FakeCamera, tmp_path: Path
+) -> None:
+    """A 12 MP photo goes up as an upright JPEG 2000 px long; a photo the browser cannot decode
+    (HEIC in chromium) goes up as it is, and the server reads it."""
+    import pillow_heif
+
+    expect = sync_api.expect
+    page = phone("uploader")
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base_url + "/")
+    page.select_option("#variant", "en")
+    names = page.locator("#players input")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Bob")
+    page.click("#create button[type=submit]")
+    expect(page.locator("#turn-line")).to_have_text("Ann to play")
+    sent: list[bytes] = []
+
+    def answer(route: object) -> None:
+        sent.append(uploaded_photo(route.request))
+        detail = f"stand-in answer {len(sent)}"
+        route.fulfill(status=400, json={"error": "not_an_image", "detail": detail})
+
+    # The scaled photo is caught on its way out (Playwright sees the bytes of an in-memory blob,
+    # not those of a file the page forwards as it is).
+    page.route("**/turns", answer)
+
+    # Stored 4032x3024, red at the stored top-left, EXIF orientation 6 (turn it clockwise).
+    stored = Image.new("RGB", (4032, 3024), (128, 128, 128))
+    stored.paste((255, 0, 0), (0, 0, 800, 600))
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    big = tmp_path / "big.jpg"
+    stored.save(big, format="JPEG", quality=95, exif=exif.tobytes())
+    page.set_input_files("#photo", str(big))
+    expect(page.locator("#error-text")).to_contain_text("stand-in answer 1")
+    scaled = Image.open(io.BytesIO(sent[0]))
+    assert scaled.format == "JPEG"
+    assert scaled.size == (1500, 2000)
+    assert scaled.getexif().get(0x0112, 1) == 1
+    # Upright: the red corner is now at the top-right.
+    assert scaled.convert("RGB").getpixel((1400, 100)) == pytest.approx((255, 0, 0), abs=12)
+    assert scaled.convert("RGB").getpixel((100, 100)) == pytest.approx((128, 128, 128), abs=12)
+
+    # The fake camera knows the HEIC by its bytes: the move is read only if they arrive intact.
+    page.unroute("**/turns")
+    heic = tmp_path / "board.heic"
+    pillow_heif.from_pillow(stored.resize((320, 240))).save(str(heic), quality=80)
+    camera.readings[heic.read_bytes()] = certain_reading(board_with([(7, 6, True, "CAT")]))
+    page.set_input_files("#photo", str(heic))
+    expect(page.locator("#result-text")).to_contain_text("Ann: 8G CAT")
     assert errors == []

@@ -584,15 +584,45 @@ function idempotencyKey() {
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
+// The reader works at about 2000 px on the long side (vision.decode's reduced decoding), so a
+// 12 MP phone photo (~4 MB) goes up as a JPEG of that size (a few hundred KB), upright.
+const UPLOAD_LONG_SIDE = 2000;
+
+// `file` scaled down for upload, or `file` itself when it is small already or the browser cannot
+// decode it (HEIC on a desktop Chromium): the server reads that as it is.
+async function scaledPhoto(file) {
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+  } catch {
+    return file;
+  }
+  try {
+    const scale = UPLOAD_LONG_SIDE / Math.max(bitmap.width, bitmap.height);
+    if (scale >= 1) return file;
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(bitmap.width * scale);
+    canvas.height = Math.round(bitmap.height * scale);
+    const context = canvas.getContext("2d");
+    context.imageSmoothingQuality = "high";
+    context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
+    return blob || file;
+  } finally {
+    bitmap.close();
+  }
+}
+
 async function uploadPhoto() {
   const input = $("photo");
   const file = input.files && input.files[0];
   if (!file) return;
-  const body = new FormData();
-  body.append("photo", file, file.name || "board.jpg");
   const headers = { "Idempotency-Key": idempotencyKey() };
   $("busy").hidden = false;
   try {
+    const photo = await scaledPhoto(file);
+    const body = new FormData();
+    body.append("photo", photo, photo === file ? file.name || "board.jpg" : "board.jpg");
     await act(async () => {
       let turn;
       try {
