@@ -100,6 +100,22 @@ PREMIUM_LABELS: dict[str, dict[str, str]] = {
     "russian": {"=": "СЛОВО\n×3", "-": "СЛОВО\n×2", '"': "БУКВА\n×3", "'": "БУКВА\n×2"},
     "none": {},
 }
+# Labels only the held-out edition family prints (`heldout_edition`).
+HELDOUT_LABELS: dict[str, dict[str, str]] = {
+    "german": {
+        "=": "DREIFACHER\nWORTWERT",
+        "-": "DOPPELTER\nWORTWERT",
+        '"': "DREIFACHER\nBUCHSTABEN-\nWERT",
+        "'": "DOPPELTER\nBUCHSTABEN-\nWERT",
+    },
+    "numbers": {"=": "3", "-": "2", '"': "3", "'": "2"},
+    "mot": {
+        "=": "MOT\nTRIPLE",
+        "-": "MOT\nCOMPTE\nDOUBLE",
+        '"': "LETTRE\nTRIPLE",
+        "'": "LETTRE\nDOUBLE",
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -127,6 +143,10 @@ class Style:
     value_beside: bool
     lift: float
     jitter: float
+    # Wood-print squares: grain over the whole playing grid, premium squares included.
+    square_grain: float = 0.0
+    # The centre square's mark: "plain" (its premium colour only), "star", "logo" or "dark".
+    centre: str = "plain"
 
 
 def _checked(path: str) -> str:
@@ -239,6 +259,105 @@ def random_style(rng: np.random.Generator, split: Split = "train") -> Style:
         lift=float(rng.uniform(0.0, 0.3)),
         # Loosely placed wooden tiles lie up to a third of a cell off their squares.
         jitter=float(rng.choice([rng.uniform(0.0, 0.06), rng.uniform(0.06, 0.12)])),
+    )
+
+
+# Tile faces only the held-out edition family uses (face, text).
+EDITION_TILES: dict[str, tuple[RGB, RGB]] = {
+    "white_plastic": ((244, 244, 240), (20, 20, 20)),
+    "cream_plastic": ((236, 226, 196), (40, 30, 25)),
+    "mint": HELDOUT_TILE_PALETTES["mint"],
+    "orange": ((236, 140, 50), (25, 25, 25)),
+    "lilac": ((190, 170, 220), (30, 20, 60)),
+}
+EDITION_KINDS = ("german", "wood_print", "any")
+
+
+def _hued(hue: float, saturation: float, value: float) -> RGB:
+    hsv = np.uint8([[[int(hue) % 180, min(255, int(saturation)), min(255, int(value))]]])
+    return tuple(int(v) for v in cv2.cvtColor(hsv, cv2.COLOR_HSV2RGB)[0, 0])  # type: ignore[return-value]
+
+
+def heldout_edition(rng: np.random.Generator, kind: str | None = None) -> Style:
+    """A procedural edition of the family kept out of training: green boards with saturated
+    premium squares and white tiles (as German sets), wood-print squares with premiums printed
+    over the grain («Словодел»), and boards and premiums of any hue, pale tints to saturated; a
+    printed centre star, logo or black square; German, French or numeric labels; held-out
+    typefaces (PT) and tile colours. Nothing here reaches `random_style(rng, "train")`.
+    """
+    kind = kind or str(rng.choice(EDITION_KINDS))
+    fonts = font_paths("heldout")
+    tile_name = str(rng.choice(sorted(EDITION_TILES)))
+    grain = 0.0
+    if kind == "german":
+        board = _hued(rng.uniform(55, 80), rng.uniform(120, 220), rng.uniform(70, 130))
+        line = _vary(rng, (225, 225, 215), 0.05)
+        hues = {
+            "=": 0,
+            "-": rng.uniform(5, 15),
+            '"': rng.uniform(105, 120),
+            "'": rng.uniform(90, 100),
+        }
+        sats = {"=": 220, "-": 120, '"': 200, "'": 110}
+        premiums = {
+            c: _hued(h, sats[c] * rng.uniform(0.8, 1.1), rng.uniform(170, 240))
+            for c, h in hues.items()
+        }
+        tile_name = str(rng.choice(["white_plastic", "cream_plastic", "white_plastic"]))
+        labels = str(rng.choice(["german", "none", "numbers"]))
+    else:
+        if kind == "wood_print":
+            board = _vary(rng, (214, 180, 130), 0.12)
+            line = _vary(rng, (90, 60, 35), 0.2) if rng.random() < 0.6 else board
+            grain = float(rng.uniform(0.05, 0.14))
+        else:
+            board = _random_rgb(rng, rng.random() < 0.6)
+            line = _random_rgb(rng, rng.random() < 0.5)
+        first = rng.uniform(0, 180)
+        saturation = rng.uniform(40, 255)
+        premiums = {
+            c: _hued(
+                first + i * rng.uniform(30, 50),
+                saturation * rng.uniform(0.7, 1.1),
+                rng.uniform(150, 245),
+            )
+            for i, c in enumerate("=-\"'")
+        }
+        if kind == "wood_print":
+            # Printed over wood, the premium colours take on the board's brown.
+            premiums = {
+                c: tuple(int(0.6 * p + 0.4 * b) for p, b in zip(v, board, strict=True))
+                for c, v in premiums.items()
+            }  # type: ignore[misc]
+        labels = str(rng.choice(["german", "mot", "numbers", "none", "russian", "short"]))
+    premiums["*"] = premiums["-"]
+    premiums["+"] = _vary(rng, board, 0.05) if rng.random() < 0.5 else (245, 245, 240)
+    face, text = EDITION_TILES[tile_name]
+    wooden = tile_name == "cream_plastic" and rng.random() < 0.3
+    return Style(
+        name=f"edition:{kind}/{tile_name}/{labels}",
+        board=board,
+        line=line,
+        line_width=float(rng.choice([rng.uniform(0.0, 0.03), rng.uniform(0.03, 0.14)])),
+        frame=_random_rgb(rng, rng.random() < 0.4),
+        frame_width=float(rng.uniform(0.15, 1.2)),
+        premiums=premiums,
+        premium_inset=float(rng.choice([0.0, rng.uniform(0.03, 0.12)])),
+        premium_labels=labels,
+        premium_text=_premium_text(rng, premiums),
+        tile_face=_vary(rng, face, 0.08),
+        tile_text=_vary(rng, text, 0.05),
+        tile_size=float(rng.uniform(0.84, 0.97)),
+        tile_radius=float(rng.uniform(0.03, 0.22)),
+        grain=float(rng.uniform(0.02, 0.06)) if wooden else 0.0,
+        font=str(rng.choice(fonts)),
+        letter_scale=float(rng.uniform(0.4, 0.62)),
+        subscripts=bool(rng.random() < 0.9),
+        value_beside=bool(rng.random() < 0.35),
+        lift=float(rng.uniform(0.0, 0.25)),
+        jitter=float(rng.uniform(0.0, 0.07)),
+        square_grain=grain,
+        centre=str(rng.choice(["star", "logo", "plain", "dark"])),
     )
 
 
@@ -429,7 +548,7 @@ def _draw_premiums(
     origin: float,
     rng: np.random.Generator,
 ) -> None:
-    labels = PREMIUM_LABELS[style.premium_labels]
+    labels = {**PREMIUM_LABELS, **HELDOUT_LABELS}[style.premium_labels]
     half_line = style.line_width * r / 2
     for row, codes in enumerate(layout):
         for col, code in enumerate(codes):
@@ -452,6 +571,53 @@ def _draw_premiums(
             # Эрудит's ×2/×3 labels are large: the digit stands half a cell high on word squares.
             fill = 0.5 if "\n" in text else 0.75 if style.premium_labels == "times" else 0.55
             _text_block(draw, box, text, style.font, style.premium_text[code], fill)
+
+
+def _draw_centre(
+    draw: ImageDraw.ImageDraw, layout: tuple[str, ...], style: Style, r: int, origin: float
+) -> None:
+    """The centre square's printed mark, if the edition has one."""
+    if style.centre == "plain":
+        return
+    row, col = next(
+        (i, line.index(code)) for i, line in enumerate(layout) for code in "*+" if code in line
+    )
+    cx, cy = origin + (col + 0.5) * r, origin + (row + 0.5) * r
+    ink = style.premium_text.get("*", (30, 30, 35))
+    if style.centre == "star":
+        points = [
+            (
+                cx + (0.36 if i % 2 == 0 else 0.15) * r * math.sin(math.pi * i / 5),
+                cy - (0.36 if i % 2 == 0 else 0.15) * r * math.cos(math.pi * i / 5),
+            )
+            for i in range(10)
+        ]
+        draw.polygon(points, fill=ink)
+    elif style.centre == "logo":
+        draw.ellipse(
+            (cx - 0.38 * r, cy - 0.3 * r, cx + 0.38 * r, cy + 0.3 * r),
+            outline=ink,
+            width=max(1, r // 14),
+        )
+        draw.ellipse((cx - 0.16 * r, cy - 0.12 * r, cx + 0.16 * r, cy + 0.12 * r), fill=ink)
+    else:
+        half = r / 2 - style.line_width * r / 2
+        draw.rectangle((cx - half, cy - half, cx + half, cy + half), fill=(24, 24, 26))
+
+
+def _grained(
+    board: Image.Image, amount: float, box: tuple[int, int], rng: np.random.Generator
+) -> Image.Image:
+    """Wood grain printed over the playing grid from pixel box[0] to box[1] on both axes."""
+    arr = np.asarray(board).astype(np.float32)
+    lo, hi = box
+    yy = np.arange(hi - lo, dtype=np.float32)[:, None]
+    xx = np.arange(hi - lo, dtype=np.float32)[None, :]
+    slope, period = rng.uniform(-0.15, 0.15), rng.uniform(40, 160)
+    phase = yy + xx * slope + 6 * np.sin(xx / period + rng.uniform(0, 6))
+    stripes = np.sin(phase / rng.uniform(2.0, 5.0)) * np.sin(phase / rng.uniform(12, 40))
+    arr[lo:hi, lo:hi, :3] *= 1 + amount * stripes[..., None]
+    return Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8), "RGBA")
 
 
 def _star(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: float, colour: RGB) -> None:
@@ -588,6 +754,9 @@ def render_topdown(
                 (x0, y0, x0 + r - 2 * half_line, y0 + r - 2 * half_line), fill=style.board
             )
     _draw_premiums(draw, layout, style, r, origin, rng)
+    _draw_centre(draw, layout, style, r, origin)
+    if style.square_grain > 0:
+        board = _grained(board, style.square_grain, (int(origin), int(origin + GRID * r)), rng)
     lift_angle = rng.uniform(0, 2 * math.pi)
     lift = (style.lift * r * math.cos(lift_angle), style.lift * r * math.sin(lift_angle))
     # Light from above hardly shows a tile's edges; light from the side darkens them.

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from scorer.variant import Variant
+from vision.calibrate import relative_to_board
 
 EMPTY, BLANK, STAR = "empty", "blank", "star"
 LATIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -163,7 +164,11 @@ class CellReading:
 
 
 def read_cells(
-    preds: CellPredictions, variant: Variant, rotation: int = 0, whole_board: bool = False
+    preds: CellPredictions,
+    variant: Variant,
+    rotation: int = 0,
+    whole_board: bool = False,
+    looks: np.ndarray | None = None,
 ) -> list[list[CellReading]]:
     """Per cell, the most likely of the variant's labels given that the text is turned
     `rotation` quarter-turns (see vision.orient); rows × cols, in the predictions' grid order.
@@ -171,6 +176,9 @@ def read_cells(
     Classes outside the variant never win: a Russian board never reads a Latin letter.
     `whole_board`: the predictions are the variant's board in upright order, so its plain squares
     get back the odds of being empty that training took from them (`PLAIN_EMPTY_KEPT`).
+    `looks` (whole board only; `vision.calibrate.cell_looks`, upright like the predictions): tile
+    or empty is weighed against the photo's own empty squares and tiles
+    (`vision.calibrate.relative_to_board`).
     """
     labels = variant_labels(variant)
     columns = [visual_class(label) for label in labels]
@@ -184,6 +192,11 @@ def read_cells(
             raise ValueError(f"{len(scores)} cells are not the {variant.name} board")
         scores[plain, labels.index(EMPTY)] /= PLAIN_EMPTY_KEPT
     scores = scores / np.maximum(scores.sum(axis=1, keepdims=True), 1e-12)
+    if looks is not None:
+        if not whole_board:
+            raise ValueError("looks need the whole board's layout")
+        kinds = [code for line in variant.layout.rows for code in line]
+        scores = relative_to_board(scores, looks, kinds, 0, 1, variant.blank_count, preds.cols)
     order = np.argsort(-scores, axis=1)[:, :3]
     cells = [
         CellReading(

@@ -12,6 +12,7 @@ from typing import TypeVar
 import numpy as np
 
 from scorer.variant import Variant
+from vision.calibrate import cell_looks, rotate_looks
 from vision.classify import CellClassifier, read_cells
 from vision.decode import DEFAULT_MAX_PIXELS, decode_photo
 from vision.locate import locate_grid
@@ -60,8 +61,9 @@ def read_board(
 
     def orient():
         rotation, _ = choose_rotation(predictions)
+        looks = rotate_looks(cell_looks(grid, rows, cols), rows, cols, rotation)
         return rotation, read_cells(
-            rotate_predictions(predictions, rotation), variant, whole_board=True
+            rotate_predictions(predictions, rotation), variant, whole_board=True, looks=looks
         )
 
     rotation, cells = _timed(timings, "orient", orient)

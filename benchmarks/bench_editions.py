@@ -1,0 +1,117 @@
+"""Reading boards of the held-out edition family (`training.render.heldout_edition`), end to end.
+
+Photos of editions the model never trained on — green boards with saturated premiums and white
+tiles, wood-print squares, boards of any hue, printed centre marks, held-out typefaces — each
+holding a random set of tiles drawn from the variant's own bag (so never more blanks than the set
+has). Prints, per edition kind and in all: cells right, tiles right, empty squares read as tiles,
+tiles read as empty, boards exact, grids found and grids wrong (a corner off by over half a cell).
+
+Run: python benchmarks/bench_editions.py [--photos N] [--first SEED] [--variants en,ru,erudit]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scorer.variant import Variant, load_variant  # noqa: E402
+from training.render import (  # noqa: E402
+    EDITION_KINDS,
+    GRID,
+    heldout_edition,
+    render_board_photo,
+)
+from vision.classify import CellClassifier  # noqa: E402
+from vision.locate import BoardNotFound  # noqa: E402
+from vision.pipeline import read_board  # noqa: E402
+
+
+def bag_rows(rng: np.random.Generator, variant: Variant, tiles: int) -> list[str]:
+    """`tiles` tiles drawn from the variant's bag, blanks included, on random squares."""
+    blank = variant.blank_symbol or "?"
+    bag = [letter for letter, (count, _) in variant.tiles.items() for _ in range(count)]
+    bag += [blank] * variant.blank_count
+    drawn = rng.choice(len(bag), size=tiles, replace=False)
+    cells = ["."] * (GRID * GRID)
+    for square, index in zip(rng.choice(GRID * GRID, tiles, replace=False), drawn, strict=True):
+        cells[square] = bag[index]
+    return ["".join(cells[r * GRID : (r + 1) * GRID]) for r in range(GRID)]
+
+
+def truth_char(ch: str) -> str:
+    return "?" if ch in "?*" else ch
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=int, default=45)
+    parser.add_argument("--first", type=int, default=7_000_000, help="first photo's seed")
+    parser.add_argument("--variants", default="en,ru,erudit")
+    parser.add_argument("--size", default="1600x1200")
+    args = parser.parse_args()
+    size = tuple(int(v) for v in args.size.split("x"))
+    variants = [load_variant(name) for name in args.variants.split(",")]
+    classifier = CellClassifier()
+    totals: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    started = time.perf_counter()
+    for i in range(args.photos):
+        seed = args.first + i
+        rng = np.random.default_rng(seed)
+        kind = EDITION_KINDS[i % len(EDITION_KINDS)]
+        variant = variants[(i // len(EDITION_KINDS)) % len(variants)]
+        style = heldout_edition(rng, kind)
+        rows = bag_rows(rng, variant, int(rng.integers(0, 90)))
+        image, corners, _ = render_board_photo(rows, variant.name, style, seed, size)
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        assert ok
+        tally = totals[kind]
+        tally["photos"] += 1
+        try:
+            reading = read_board(jpeg.tobytes(), variant, classifier)
+        except BoardNotFound:
+            tally["not found"] += 1
+            continue
+        found = np.asarray(reading.corners, np.float32)
+        cell = float(np.linalg.norm(corners[1] - corners[0])) / GRID
+        # The reading's corners follow the board, as the renderer's do.
+        if float(np.linalg.norm(found - corners, axis=1).max()) > 0.5 * cell:
+            tally["wrong grid"] += 1
+            continue
+        wrong = 0
+        for truth_line, line in zip(rows, reading.text.splitlines(), strict=True):
+            for want, got in zip(truth_line, line, strict=True):
+                want = truth_char(want)
+                tally["cells"] += 1
+                if want != ".":
+                    tally["tiles"] += 1
+                    tally["tiles right"] += got == want
+                    tally["tile read empty"] += got == "."
+                else:
+                    tally["empty read tile"] += got != "."
+                wrong += got != want
+        tally["cells right"] += GRID * GRID - wrong
+        tally["exact"] += wrong == 0
+    totals["all"] = sum(totals.values(), collections.Counter())
+    for kind, t in totals.items():
+        read = t["photos"] - t["not found"] - t["wrong grid"]
+        print(
+            f"{kind:>10}: {t['photos']} photos, grid found {t['photos'] - t['not found']}"
+            f" ({100 * (t['photos'] - t['not found']) / max(1, t['photos']):.1f} %),"
+            f" wrong grids {t['wrong grid']}; cells {100 * t['cells right'] / max(1, t['cells']):.2f} %,"
+            f" tiles {100 * t['tiles right'] / max(1, t['tiles']):.2f} % of {t['tiles']},"
+            f" empty read as tile {t['empty read tile']}, tile read as empty {t['tile read empty']},"
+            f" exact {t['exact']}/{read}"
+        )
+    print(f"{time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""Tile or empty, decided against the board itself: a photo of a board is its own calibration.
+
+A classifier trained on rendered editions judges each square alone, so on an edition it never
+saw it may take every wood-print square, or every square of one premium colour, for a blank
+tile. But the layout says which squares share a premium kind, and in one photo the empty squares
+of a kind look alike; the lettered tiles read with confidence show what this edition's tiles look
+like. So:
+
+1. Each cell gets a look: the median Lab colour of its middle and of its rim (the rim shows the
+   grid lines on an empty square, the tile's edge and shadow on a tile), and the spread of
+   lightness in its middle (a letter's ink, a label's print, wood grain).
+2. Per premium kind, the squares the classifier is sure are empty give that kind's empty look.
+   Where it is sure of none, but reads more blank tiles on squares of one kind than the whole set
+   holds, those look-alike "blanks" are that kind's empty look.
+3. The lettered tiles read with confidence give the tile look.
+4. Each cell's odds of being empty are multiplied by how much better the empty look of its kind
+   explains its colours than the tile look does (a ratio of two diagonal Gaussians), bounded
+   both ways. Only a cell that lies among its empty siblings, its middle's spread included, is
+   made likelier to be empty, and only if it is no plausible tile: a broad spread of wood-print
+   empties must not swallow a lettered tile whose light is a little off, nor a wooden blank on a
+   square of nearly its colour. With no tile look to compare (an empty board), a square like
+   its empty siblings is only made likelier to be empty, never likelier to be a tile: a glare spot
+   on an empty square must not become a tile.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# Features: L, a, b of the middle, then of the rim, in OpenCV's 8-bit Lab, then the standard
+# deviation of L in the middle. The tile look compares colours only (`_COLOURS`): tiles read with
+# confidence carry letters, blanks do not.
+_MIDDLE = (0.25, 0.75)
+_RIM = 0.12
+_COLOURS = slice(0, 6)
+# Smallest spread per feature: lighting across a board varies more than the siblings measured.
+_FLOOR = np.array([6.0, 5.0, 5.0, 6.0, 5.0, 5.0, 3.0])
+# How far the photo may move a cell's odds: up to 10⁶× towards empty (a square plainly like its
+# empty siblings and unlike the tiles, however sure the classifier), 10× towards a tile.
+MAX_TOWARDS_EMPTY = np.log(1e6)
+MAX_TOWARDS_TILE = np.log(10.0)
+# How near (in cells) a reference square must be to weigh in a square's expected look.
+_NEAR = 3.0
+# Passes of `relative_to_board`, each taking its references from the last one's verdicts.
+PASSES = 3
+# A cell the classifier is this sure of lends its look to its kind's (or the tiles') reference.
+SURE = 0.9
+
+
+def cell_looks(grid_image: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """[rows·cols, 7] looks of the cells of a rectified BGR grid image, in row-major order."""
+    height, width = grid_image.shape[:2]
+    cy, cx = height // rows, width // cols
+    lab = cv2.cvtColor(grid_image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    blocks = lab[: rows * cy, : cols * cx].reshape(rows, cy, cols, cx, 3)
+    blocks = blocks.transpose(0, 2, 1, 3, 4).reshape(rows * cols, cy, cx, 3)
+    ys, xs = np.mgrid[0:cy, 0:cx]
+    fy, fx = (ys + 0.5) / cy, (xs + 0.5) / cx
+    lo, hi = _MIDDLE
+    middle = (fy >= lo) & (fy < hi) & (fx >= lo) & (fx < hi)
+    rim = (np.minimum(fy, 1 - fy) < _RIM) | (np.minimum(fx, 1 - fx) < _RIM)
+    centre = blocks[:, middle]
+    return np.concatenate(
+        [
+            np.median(centre, axis=1),
+            np.median(blocks[:, rim], axis=1),
+            centre[..., 0].std(axis=1, keepdims=True),
+        ],
+        axis=1,
+    )
+
+
+def rotate_looks(looks: np.ndarray, rows: int, cols: int, k: int) -> np.ndarray:
+    """Looks moved as `vision.orient.rotate_predictions` moves cells for rotation k."""
+    grid = np.rot90(looks.reshape(rows, cols, -1), -(k % 4), axes=(0, 1))
+    return np.ascontiguousarray(grid.reshape(rows * cols, -1))
+
+
+def _reference(
+    looks: np.ndarray, where: np.ndarray, at: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The look expected at each square of `at` ([M, 2] row, column) from reference squares
+    `where` ([S, 2]) with `looks` ([S, F]): a mean weighted by nearness, so light falling off
+    across the board or a glare does not pass for another look; and one robust spread per
+    feature, of the references about their own expected looks."""
+
+    def local(points: np.ndarray) -> np.ndarray:
+        gap = ((points[:, None, :] - where[None, :, :]) ** 2).sum(axis=2)
+        # Leave the square itself out: its own look must not vouch for it.
+        weight = np.where(gap == 0, 0.0, np.exp(-gap / (2 * _NEAR**2)) + 1e-6)
+        return weight @ looks / weight.sum(axis=1, keepdims=True)
+
+    residual = looks - local(where)
+    spread = 1.4826 * np.median(np.abs(residual - np.median(residual, axis=0)), axis=0)
+    return local(at), np.maximum(spread, _FLOOR[: looks.shape[1]])
+
+
+def _distance(looks: np.ndarray, reference: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Squared standardised distance of each look from a reference."""
+    return (((looks - reference[0]) / reference[1]) ** 2).sum(axis=1)
+
+
+def _log_density(looks: np.ndarray, reference: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    return -0.5 * _distance(looks, reference) - np.log(reference[1]).sum()
+
+
+def _log_ratios(
+    scores: np.ndarray,
+    looks: np.ndarray,
+    kinds: np.ndarray,
+    squares: np.ndarray,
+    empty: int,
+    blank: int,
+    blank_count: int,
+) -> np.ndarray:
+    """Per cell, the log factor by which the photo's own looks move its odds of being empty."""
+    top = scores.argmax(axis=1)
+    confidence = scores.max(axis=1)
+    lettered = (top != empty) & (top != blank) & (confidence >= SURE)
+    log_ratio = np.zeros(len(scores))
+    for kind in np.unique(kinds):
+        members = kinds == kind
+        sure_empty = members & (top == empty) & (confidence >= SURE)
+        read_blank = members & (top == blank)
+        if sure_empty.sum() >= 2:
+            siblings = sure_empty
+        elif read_blank.sum() > max(blank_count, 1):
+            siblings = read_blank
+        else:
+            continue
+        reference = _reference(looks[siblings], squares[siblings], squares[members])
+        # A typical sibling lies at a squared distance of about the number of features.
+        among = _distance(looks[members], reference) <= 2 * looks.shape[1]
+        if lettered.sum() < 3:
+            # Only the empty siblings to compare with: a cell among them is made likelier to be
+            # empty by as much as it is close, and nothing is made likelier a tile.
+            distance = _distance(looks[members], reference)
+            ratio = np.maximum(0.0, 0.5 * (2 * looks.shape[1] - distance))
+        else:
+            colours = (reference[0][:, _COLOURS], reference[1][_COLOURS])
+            tiles = _reference(looks[lettered, _COLOURS], squares[lettered], squares[members])
+            ratio = _log_density(looks[members, _COLOURS], colours) - _log_density(
+                looks[members, _COLOURS], tiles
+            )
+            # A square as plausible a tile as an empty one (wooden blanks on beige squares)
+            # is the classifier's to judge.
+            among &= _distance(looks[members, _COLOURS], tiles) > 2 * (_COLOURS.stop or 0)
+        log_ratio[members] = np.where(among, np.maximum(ratio, 0.0), np.minimum(ratio, 0.0))
+    return np.clip(log_ratio, -MAX_TOWARDS_TILE, MAX_TOWARDS_EMPTY)
+
+
+def _weighed(scores: np.ndarray, log_ratio: np.ndarray, empty: int) -> np.ndarray:
+    """Scores with each cell's odds of being empty multiplied by exp(log_ratio)."""
+    p_empty = scores[:, empty]
+    odds = p_empty / np.maximum(1 - p_empty, 1e-12) * np.exp(log_ratio)
+    new_empty = odds / (1 + odds)
+    out = scores * ((1 - new_empty) / np.maximum(1 - p_empty, 1e-12))[:, None]
+    out[:, empty] = new_empty
+    return out
+
+
+def relative_to_board(
+    scores: np.ndarray,
+    looks: np.ndarray,
+    kinds: list[str],
+    empty: int,
+    blank: int,
+    blank_count: int,
+    cols: int,
+    passes: int = PASSES,
+) -> np.ndarray:
+    """Cell scores ([N, labels], rows summing to 1) with each cell's odds of being empty weighed
+    by the photo's own empty squares of its kind and its own tiles (see the module docstring).
+
+    `kinds` is each cell's premium code, `empty` and `blank` the columns of the empty square and
+    of the variant's blank tile, `blank_count` how many blank tiles the set holds, `cols` the
+    board's width (cells are in row-major order). Each pass takes
+    its references from the previous pass's verdicts, always weighing the classifier's own
+    scores: a few sure empties of an unseen edition make a rough empty look, the squares it wins
+    over a truer one.
+    """
+    codes = np.array(kinds)
+    squares = np.stack(np.divmod(np.arange(len(scores)), cols), axis=1).astype(float)
+    weighed = scores
+    for _ in range(passes):
+        ratios = _log_ratios(weighed, looks, codes, squares, empty, blank, blank_count)
+        weighed = _weighed(scores, ratios, empty)
+    return weighed
