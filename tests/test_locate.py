@@ -14,7 +14,7 @@ from scorer.variant import load_variant
 from training.render import Pose, random_rows, render_board_photo, scrabble_style
 from vision.decode import decode_photo
 from vision.locate import BoardNotFound, locate_grid
-from vision.rectify import rectify
+from vision.rectify import CornersError, check_corners, rectify
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -310,3 +310,23 @@ def test_erudit_photos_are_located(shared, relative: str) -> None:
     grid = cv2.cvtColor(rectify(photo.image, found.corners, 20), cv2.COLOR_BGR2GRAY)
     cells = grid.reshape(15, 20, 15, 20)[:, 5:15, :, 5:15].mean(axis=(1, 3))
     assert np.unravel_index(np.argmax(cells), cells.shape) == (7, 7)
+
+
+@pytest.mark.parametrize(
+    ("corners", "why"),
+    [
+        ([[100, 100], [900, 120], [880, 880]], "four corners"),
+        ([[100, 100], [1900, 120], [880, 880], [120, 860]], "corner 2 lies outside"),
+        ([[100, 100], [120, 860], [880, 880], [900, 120]], "convex"),
+        ([[100, 100], [880, 880], [900, 120], [120, 860]], "convex"),
+        ([[100, 100], [150, 100], [150, 150], [100, 150]], "too small"),
+        ([[100, 100], [900, 100], [900, 300], [100, 300]], "too skewed"),
+    ],
+)
+def test_marked_corners_that_cannot_be_the_grid(corners: list, why: str) -> None:
+    """Corners a person marked: four, inside the photo, clockwise from the top-left as seen,
+    convex, cells large enough to read and sides within 3:1."""
+    good = [[100, 100], [900, 120], [880, 880], [120, 860]]
+    assert check_corners(good, 1000, 1000).shape == (4, 2)
+    with pytest.raises(CornersError, match=why):
+        check_corners(corners, 1000, 1000)

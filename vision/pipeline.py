@@ -1,6 +1,7 @@
 """The whole reading of one photo: decode -> locate -> rectify -> classify -> orient -> BoardReading.
 
 Each stage is timed; the classifier is passed in so a caller reading many photos loads it once.
+Grid corners a person marked on a photo where no board was found replace the locate stage.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from scorer.variant import Variant
 from vision.calibrate import cell_looks, rotate_looks
 from vision.classify import CellClassifier, read_cells
 from vision.decode import DEFAULT_MAX_PIXELS, decode_photo
-from vision.locate import locate_grid
+from vision.locate import GridLocation, locate_grid
 from vision.orient import choose_rotation, rotate_predictions
 from vision.reading import BoardReading
-from vision.rectify import rectify
+from vision.rectify import Corners, check_corners, rectify
 
 T = TypeVar("T")
 
@@ -35,11 +36,17 @@ def read_board(
     variant: Variant,
     classifier: CellClassifier | None = None,
     max_pixels: int = DEFAULT_MAX_PIXELS,
+    corners: Corners | None = None,
 ) -> BoardReading:
     """Read the board in a photo (JPEG, PNG or WebP bytes) for `variant`.
 
-    Raises `vision.decode.PhotoError` for bytes that are not a usable image and
-    `vision.locate.BoardNotFound` when the photo shows no board grid.
+    `corners`: the grid's corners marked by a person, in the upright full-size photo's pixels
+    (top-left, top-right, bottom-right, bottom-left as seen); the grid is then not searched for
+    (quality 1), and the tiles' rotation is still found from the cells.
+
+    Raises `vision.decode.PhotoError` for bytes that are not a usable image,
+    `vision.locate.BoardNotFound` when the photo shows no board grid and
+    `vision.rectify.CornersError` when the marked corners cannot be the grid.
 
     >>> reading = read_board(open("board.jpg", "rb").read(), load_variant("en"))  # doctest: +SKIP
     >>> print(reading.text)  # doctest: +SKIP
@@ -47,9 +54,13 @@ def read_board(
     rows, cols = variant.layout.height, variant.layout.width
     timings: dict[str, float] = {}
     photo = _timed(timings, "decode", lambda: decode_photo(data, max_pixels=max_pixels))
-    location = _timed(
-        timings, "locate", lambda: locate_grid(photo.image, rows, cols, variant.layout.rows)
-    )
+    if corners is None:
+        location = _timed(
+            timings, "locate", lambda: locate_grid(photo.image, rows, cols, variant.layout.rows)
+        )
+    else:
+        marked = check_corners(corners, photo.width, photo.height)
+        location = GridLocation(corners=(marked + 0.5) / photo.scale - 0.5, quality=1.0)
     # Loaded only now, so a photo without a board is refused even where no model is installed.
     classifier = classifier or CellClassifier()
     grid = _timed(
