@@ -19,7 +19,7 @@ from typing import Protocol
 
 from scorer.board import UNKNOWN_BLANK, Board, Square, Tile, square_name
 from scorer.dictionary import Dictionary, Verdict, blank_assignments, blank_candidates
-from scorer.errors import IllegalPlay
+from scorer.errors import IllegalPlay, PlayErrorCode
 from scorer.move import ChangeKind, classify_change, same_tile
 from scorer.scoring import ScoredPlay
 from scorer.variant import Variant
@@ -429,24 +429,18 @@ def track(
                 [s for s in squares if len(narrowed[s]) > 1]
                 or [s for s in squares if narrowed[s] != [EMPTY]],
             )
-        if squares:
-            return _review(
-                choices,
-                "no reading of these cells makes a legal play",
-                rotation,
-                misreads,
-                read_board,
-            )
-        try:
-            classify_change(known, base, variant, last_play)
-        except IllegalPlay as exc:
-            return TrackResult(
-                TurnStatus.REJECTED,
-                str(exc),
-                rotation,
-                misreads=tuple(misreads),
-                read_board=read_board,
-            )
+        return _no_play_review(
+            known,
+            base,
+            choices,
+            grid,
+            variant,
+            last_play,
+            thresholds,
+            rotation,
+            misreads,
+            read_board,
+        )
     if len(outcomes) > 1:
         narrowed = _narrowed(outcomes, squares)
         open_squares = [s for s in squares if len(narrowed[s]) > 1]
@@ -482,6 +476,140 @@ def _line_fills(
             return None
         found.update(dict.fromkeys(itertools.product(*options)))
     return list(found)
+
+
+# Empty squares a tile read as empty may leave between the new tiles and the board.
+_LINK_REACH = 2
+
+
+def _no_play_review(
+    known: Board,
+    base: Board,
+    choices: dict[Square, list[str]],
+    grid: list[list[_Cell]],
+    variant: Variant,
+    last_play: ScoredPlay | None,
+    thresholds: Thresholds,
+    rotation: int,
+    misreads: list[Misread],
+    read_board: Board,
+) -> TrackResult:
+    """No reading makes a legal play: a review of the squares that break the most likely one (by
+    the rule it breaks), with what a person may put there, and of the uncertain cells."""
+    likely = base.place(
+        {
+            s: None if options[0] == EMPTY else Tile.from_char(options[0])
+            for s, options in choices.items()
+        }
+    )
+    try:
+        classify_change(known, likely, variant, last_play)
+    except IllegalPlay as exc:
+        breaking = {
+            s: _fixes(known, likely, s, grid[s[0]][s[1]], thresholds)
+            for s in _breaking_squares(known, likely, exc, variant)
+        }
+        why = str(exc)
+    else:  # not reached (the likely filling was tried, and none was legal): ask, never commit
+        breaking, why = {}, "no reading of these cells makes a legal play"
+    listed = [*breaking, *(s for s in sorted(choices) if s not in breaking)]
+    return _review({**breaking, **choices}, why, rotation, misreads, read_board, listed)
+
+
+def _breaking_squares(
+    known: Board, after: Board, exc: IllegalPlay, variant: Variant
+) -> list[Square]:
+    """Where `after` most likely went wrong, for the rule `exc` names: the empty squares between
+    the new tiles (a tile inside the word read as empty), the new tiles off the play's line (stray
+    marks read as tiles), the empty squares that would join the play to the board or to the
+    centre, or else the squares the error names or the new tiles."""
+    new = [s for s, _ in after.tiles() if known.get(*s) is None]
+    match exc.code:
+        case PlayErrorCode.GAP:
+            return list(exc.squares)
+        case PlayErrorCode.NOT_IN_LINE:
+            return _off_line(known, new, variant.layout.centre)
+        case PlayErrorCode.NOT_CONNECTED:
+            return _links(known, after, new) or new
+        case PlayErrorCode.FIRST_MOVE_OFF_CENTRE:
+            return _towards(new, variant.layout.centre) or new
+        case PlayErrorCode.FIRST_MOVE_TOO_SHORT:
+            return [*new, *_empty_neighbours(after, new)]
+    return list(exc.squares) or new
+
+
+_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def _off_line(known: Board, new: list[Square], centre: Square) -> list[Square]:
+    """The new tiles off the row or column that holds most of them (ties: the line more of whose
+    tiles touch the board, or cover the centre of an empty one); all of them when that is not
+    one answer."""
+
+    def anchored(square: Square) -> bool:
+        if known.is_empty():
+            return square == centre
+        return any(known.get(square[0] + dr, square[1] + dc) is not None for dr, dc in _STEPS)
+
+    lines = {(0, r) for r, _ in new} | {(1, c) for _, c in new}
+    held = {line: [s for s in new if s[line[0]] == line[1]] for line in lines}
+    rank = {line: (len(on), sum(map(anchored, on))) for line, on in held.items()}
+    best = max(rank.values())
+    off = {tuple(s for s in new if s not in held[line]) for line in lines if rank[line] == best}
+    return list(off.pop()) if len(off) == 1 else new
+
+
+def _links(known: Board, after: Board, new: list[Square]) -> list[Square]:
+    """The empty squares of the shortest straight runs (up to `_LINK_REACH`) from a new tile to a
+    tile already on the board: where a tile read as empty would have joined the play to it."""
+    runs = []
+    for r, c in new:
+        for dr, dc in _STEPS:
+            run: list[Square] = []
+            row, col = r + dr, c + dc
+            while after.in_bounds(row, col) and after.get(row, col) is None:
+                run.append((row, col))
+                row, col = row + dr, col + dc
+            if run and len(run) <= _LINK_REACH and known.get(row, col) is not None:
+                runs.append(run)
+    shortest = min(map(len, runs), default=0)
+    return sorted({s for run in runs if len(run) == shortest for s in run})
+
+
+def _towards(new: list[Square], centre: Square) -> list[Square]:
+    """The squares from the new tiles up to the centre (at most `_LINK_REACH`), when they lie in
+    its row or column: a first play whose tile on the centre was read as empty."""
+    for axis in (0, 1):
+        if all(s[axis] == centre[axis] for s in new):
+            along = 1 - axis
+            near = min((s[along] for s in new), key=lambda p: abs(p - centre[along]))
+            step = 1 if centre[along] > near else -1
+            reach = range(near + step, centre[along] + step, step)
+            if len(reach) > _LINK_REACH:
+                return []
+            return [(centre[0], p) if axis == 0 else (p, centre[1]) for p in reach]
+    return []
+
+
+def _empty_neighbours(board: Board, squares: list[Square]) -> list[Square]:
+    around = {
+        (r + dr, c + dc)
+        for r, c in squares
+        for dr, dc in _STEPS
+        if board.in_bounds(r + dr, c + dc) and board.get(r + dr, c + dc) is None
+    }
+    return sorted(around)
+
+
+def _fixes(
+    known: Board, after: Board, square: Square, cell: _Cell, thresholds: Thresholds
+) -> list[str]:
+    """What a breaking square may really hold: an empty one, the letters its reading allows or
+    no tile; a new tile, itself or no tile; a known tile changed, the known one or what was read."""
+    tiles = [t.char for t in (known.get(*square), after.get(*square)) if t is not None]
+    if not tiles:
+        return [*(s for s, p in cell.options if s != EMPTY and p >= thresholds.candidate), EMPTY]
+    return list(dict.fromkeys(tiles if len(tiles) == 2 else [*tiles, EMPTY]))
 
 
 def _over_counted(known: Board, settled: dict[Square, Tile], variant: Variant) -> list[Square]:

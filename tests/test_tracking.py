@@ -259,11 +259,29 @@ def test_phony_read_confidently_stands_when_doubt_lies_off_its_words() -> None:
     assert "dictionary" in result.message
 
 
-def test_illegal_change_is_rejected_with_reason() -> None:
-    after = SLOVO.place({(0, 0): Tile("А"), (0, 1): Tile("Я")})
-    result = track(SLOVO, reading_of(after), RU, None)
-    assert result.status is TurnStatus.REJECTED
-    assert "touch no tile" in result.message
+def _asked(known: Board, after: Board, overrides: dict | None = None) -> dict[str, tuple]:
+    """The squares a reading of `after` that makes no legal play asks about, with candidates."""
+    result = track(known, reading_of(after, overrides), RU, None)
+    assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None, result.message
+    return {c.to_dict()["square"]: c.candidates for c in result.uncertain}
+
+
+def test_no_legal_play_asks_about_the_squares_that_break_it() -> None:
+    # A tile inside the new word read as empty: the gap, with the letters its reading allows.
+    gap = SLOVO.place({(8, 9): Tile("К"), (10, 9): Tile("Т")})
+    faint = {(9, 9): [("empty", 0.96), ("О", 0.03), ("Ъ", 0.01)]}
+    assert _asked(SLOVO, gap, faint) == {"J10": ("О", ".")}
+    # A stray mark read as a tile off the play's line: that tile, or no tile.
+    stray = SLOVO.place({(7, 10): Tile("М"), (0, 0): Tile("Ъ")})
+    assert _asked(SLOVO, stray) == {"A1": ("Ъ", ".")}
+    # A play joined to the board by a tile read as empty: the square between.
+    apart = SLOVO.place({(7, 11): Tile("М")})
+    assert _asked(SLOVO, apart) == {"K8": (".",)}
+    # Tiles far from the board: the tiles themselves.
+    far = SLOVO.place({(0, 0): Tile("А"), (0, 1): Tile("Я")})
+    assert _asked(SLOVO, far) == {"A1": ("А", "."), "B1": ("Я", ".")}
+    # A first play whose tile on the centre was read as empty: the centre.
+    assert _asked(Board.empty(), board((7, 8, "ОТ", True))) == {"H8": (".",)}
 
 
 def test_another_board_is_not_matched() -> None:
