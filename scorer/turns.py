@@ -1,28 +1,46 @@
-"""One turn from a photo: the board reading is tracked against the game's board and, when the
-move is settled, turned into the game event it records. Shared by `replay` and the server.
+"""One turn, from a photo or typed: the board reading is tracked against the game's board (a typed
+move is the board after it, read with certainty) and, when the move is settled, turned into the
+game event it records. Shared by `replay` and the server, so both follow the same rules: the empty
+board photographed before the first move records nothing, and a move the game refuses (a house
+rule, tile counts) goes to review instead of failing.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
-from scorer.board import Board
+from scorer.board import Board, parse_position
 from scorer.dictionary import Dictionary
-from scorer.game import ChallengeWithdrawn, Event, Game, Pass, Play
-from scorer.move import ChangeKind
-from scorer.tracking import Reading, TrackResult, TurnStatus, certain_reading, track
+from scorer.errors import IllegalPlay, PlayErrorCode
+from scorer.game import ChallengeWithdrawn, Event, Game, GameError, Pass, Play
+from scorer.gcg import EventKind, GcgEvent, play_placements
+from scorer.move import ChangeKind, classify_change
+from scorer.tracking import (
+    EMPTY,
+    Reading,
+    TrackResult,
+    TurnStatus,
+    UncertainCell,
+    certain_reading,
+    track,
+)
+
+NOTHING_TO_RECORD = "the empty board before the first move: nothing to record"
 
 
 @dataclass(frozen=True)
 class Turn:
-    """The tracking result of one photo and, when committed, the event that records it."""
+    """The tracking result of one photo and the event that records it (None when the turn is
+    not settled, or settled with nothing to record)."""
 
     result: TrackResult
     event: Event | None
 
     @property
     def committed(self) -> bool:
-        return self.event is not None
+        """Settled: its event, if any, may be recorded."""
+        return self.result.status is TurnStatus.COMMITTED
 
 
 def _event(game: Game, result: TrackResult) -> Event | None:
@@ -33,7 +51,21 @@ def _event(game: Game, result: TrackResult) -> Event | None:
         return Play(state.turn, result.play)
     if result.kind is ChangeKind.WITHDRAWN and state.last_play is not None:
         return ChallengeWithdrawn(state.last_play.player)
+    if not state.lines:
+        return None  # the board photographed before anyone moved: the game has not begun
     return Pass(state.turn)
+
+
+def _refused(result: TrackResult, exc: GameError | IllegalPlay) -> TrackResult:
+    """A settled play the game refuses, sent for review on its new tiles that the refusal names
+    (all of them when it names none), each the tile read or no tile."""
+    assert result.play is not None
+    tiles = {p.square: p.tile.char for p in result.play.placements}
+    named = [s for s in getattr(exc, "squares", ()) if s in tiles] or list(tiles)
+    cells = tuple(UncertainCell(s, (tiles[s], EMPTY), str(exc)) for s in named)
+    return dataclasses.replace(
+        result, status=TurnStatus.NEEDS_REVIEW, message=str(exc), uncertain=cells
+    )
 
 
 def turn_from_reading(game: Game, reading: Reading, dictionary: Dictionary | None) -> Turn:
@@ -41,9 +73,48 @@ def turn_from_reading(game: Game, reading: Reading, dictionary: Dictionary | Non
     state = game.state
     last = state.last_play.play if state.last_play else None
     result = track(state.board, reading, game.variant, dictionary, last_play=last)
-    return Turn(result, _event(game, result))
+    event = _event(game, result)
+    if result.status is TurnStatus.COMMITTED and event is None:
+        return Turn(dataclasses.replace(result, message=NOTHING_TO_RECORD), None)
+    if event is not None:
+        try:
+            game.apply(event)
+        except (GameError, IllegalPlay) as exc:
+            return Turn(_refused(result, exc), None)
+    return Turn(result, event)
 
 
 def turn_from_board(game: Game, board: Board, dictionary: Dictionary | None) -> Turn:
     """The turn a person confirmed or corrected: `board` is the whole board after the turn."""
     return turn_from_reading(game, certain_reading(board), dictionary)
+
+
+def turn_from_move(game: Game, position: str, word: str, dictionary: Dictionary | None) -> Turn:
+    """The play typed in GCG notation: `position` `8H` across or `H8` down, `word` the whole word
+    with the letters already on the board, a blank's letter in lower case. It is checked, scored
+    and flagged (words the dictionary lacks) as a photo of the board after it would be.
+
+    Raises `IllegalPlay` or `GameError` saying why the play cannot be made, and a plain
+    `ValueError` for notation that says no play.
+
+    >>> from scorer.variant import load_variant
+    >>> turn = turn_from_move(Game(load_variant("en"), ("Ann", "Bob")), "8G", "CAt", None)
+    >>> turn.event.play.word, turn.event.play.score
+    ('CAt', 8)
+    """
+    board = game.state.board
+    row, col, across = parse_position(position)
+    play = GcgEvent(
+        EventKind.PLAY, game.state.turn, 0, 0, row=row, col=col, across=across, word=word
+    )
+    placements, problems = play_placements(board, play)
+    if problems:
+        raise GameError(f"{word} at {position}: {'; '.join(problems)}")
+    if not placements:
+        raise IllegalPlay(PlayErrorCode.NO_TILES, f"{word} at {position} puts no new tile down")
+    after = board.place({p.square: p.tile for p in placements})
+    classify_change(board, after, game.variant)  # raises naming the rule an illegal play breaks
+    turn = turn_from_board(game, after, dictionary)
+    if turn.event is None:
+        raise GameError(turn.result.message)
+    return turn

@@ -27,6 +27,7 @@ log = logging.getLogger("scorekeeper.server")
 
 STATUS = {
     "bad_request": 400,
+    "bad_corners": 400,
     "empty": 400,
     "not_an_image": 400,
     "truncated": 400,
@@ -51,9 +52,13 @@ STATUS = {
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed"}
 
 
-def error_response(code: str, detail: str) -> JSONResponse:
-    """The one error shape: `{"error": code, "detail": text}`."""
-    return JSONResponse({"error": code, "detail": detail}, status_code=STATUS.get(code, 400))
+def error_response(code: str, detail: str, retry_with: str | None = None) -> JSONResponse:
+    """The one error shape: `{"error": code, "detail": text}`, and `"retry_with"` when the request
+    may be sent again with that field."""
+    body = {"error": code, "detail": detail}
+    if retry_with:
+        body["retry_with"] = retry_with
+    return JSONResponse(body, status_code=STATUS.get(code, 400))
 
 
 class BodyLimit:
@@ -113,8 +118,8 @@ def pipeline_reader() -> PhotoReader:
 
     classifier = CellClassifier()
 
-    def read(data: bytes, variant: Any) -> Any:
-        return read_board(data, variant, classifier=classifier)
+    def read(data: bytes, variant: Any, corners: Any) -> Any:
+        return read_board(data, variant, classifier=classifier, corners=corners)
 
     return read
 
@@ -184,7 +189,7 @@ def create_app(
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
-        return error_response(exc.code, exc.detail)
+        return error_response(exc.code, exc.detail, exc.retry_with)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -14,6 +14,10 @@ class ErrorOut(BaseModel):
 
     error: str
     detail: str
+    retry_with: str | None = Field(
+        None,
+        description="a field the request may be sent again with: `corners` after `no_board`",
+    )
 
 
 class OptionsIn(BaseModel):
@@ -78,7 +82,7 @@ class MisreadOut(BaseModel):
 
 
 class PendingOut(BaseModel):
-    """A photo turn (TURN without the game)."""
+    """A photo turn, or a typed move (TURN without the game)."""
 
     status: Literal["committed", "needs_review"]
     turn_id: str
@@ -93,8 +97,8 @@ class PendingOut(BaseModel):
         default_factory=list,
         description="words of the move the dictionary lacks: a phony the others may challenge",
     )
-    overlay_url: str
-    photo_url: str
+    overlay_url: str | None = Field(description="null for a typed move")
+    photo_url: str | None = Field(description="null for a typed move")
 
 
 class GameOut(BaseModel):
@@ -117,7 +121,7 @@ class GameOut(BaseModel):
 
 
 class TurnOut(PendingOut):
-    """A photo turn's outcome and the game after it."""
+    """A turn's outcome and the game after it."""
 
     game: GameOut
 
@@ -162,6 +166,21 @@ class CorrectIn(BaseModel):
     cells: dict[str, str] = Field(
         examples=[{"H8": "А", "I8": "."}],
         description="square → board-text character (`.` empty, `?` blank, lower case a blank's letter)",
+    )
+
+
+class MoveIn(BaseModel):
+    """A play typed in GCG notation."""
+
+    position: str = Field(
+        max_length=3, examples=["8H"], description="`8H` across (row first), `H8` down"
+    )
+    word: str = Field(
+        min_length=1,
+        max_length=30,
+        examples=["KOT"],
+        description="the whole word, letters already on the board included; a blank's letter "
+        "in lower case",
     )
 
 

@@ -1,5 +1,6 @@
-"""What the HTTP routes do, without HTTP: create and fold games from the store, turn a photo into
-a tracked turn, run the review, pass/exchange/challenge/undo/end, and build the response objects.
+"""What the HTTP routes do, without HTTP: create and fold games from the store, turn a photo (or a
+move typed in GCG notation) into a tracked turn, run the review, pass/exchange/challenge/undo/end,
+and build the response objects.
 
 Errors are `ServiceError(code, detail)`; `server.app` maps each code to an HTTP status.
 """
@@ -9,7 +10,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
+import json
 import logging
+import math
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -32,14 +35,17 @@ from scorer.game import (
 )
 from scorer.sheet import sheet_dict
 from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, certain_reading
-from scorer.turns import Turn, turn_from_reading
+from scorer.turns import Turn, turn_from_move, turn_from_reading
 from scorer.variant import Variant, VariantError, load_layout, load_variant, variant_names
 from server.events import event_from_json, event_to_json, fold
 from server.storage import GameRecord, Store, TurnRecord, Tx, now
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
+from vision.rectify import CornersError
 
 log = logging.getLogger("scorekeeper.server")
-PhotoReader = Callable[[bytes, Variant], Reading]
+Corners = list[list[float]]
+# Photo bytes, the game's variant and the grid corners a person marked (None: find the grid).
+PhotoReader = Callable[[bytes, Variant, Corners | None], Reading]
 OverlayMaker = Callable[[bytes, Reading], bytes]
 
 # Photo error codes of vision.decode → the API's codes.
@@ -47,12 +53,14 @@ _PHOTO_CODES = {"not_image": "not_an_image", "unsupported": "not_an_image"}
 
 
 class ServiceError(Exception):
-    """A request that cannot be done: `code` is the API's error code, `detail` says why."""
+    """A request that cannot be done: `code` is the API's error code, `detail` says why, and
+    `retry_with` names a field the request may be sent again with (`corners` for `no_board`)."""
 
-    def __init__(self, code: str, detail: str) -> None:
+    def __init__(self, code: str, detail: str, retry_with: str | None = None) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
+        self.retry_with = retry_with
 
 
 def hash_token(token: str) -> str:
@@ -73,6 +81,31 @@ def check_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> None:
             "too_large",
             f"image is {header.width}x{header.height}, over the {max_pixels / 1e6:.0f} MP limit",
         )
+
+
+def parse_corners(text: str) -> Corners:
+    """The `corners` form field: JSON `[[x, y] x 4]`, numbers (the pipeline checks they can be the
+    grid in the photo); `bad_corners` otherwise."""
+    try:
+        points = json.loads(text)
+    except ValueError as exc:
+        raise ServiceError("bad_corners", f"corners are not JSON: {exc}") from exc
+
+    def number(value: object) -> bool:
+        return (
+            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        )
+
+    pairs = isinstance(points, list) and len(points) == 4
+    if not pairs or not all(
+        isinstance(p, list) and len(p) == 2 and all(map(number, p)) for p in points
+    ):
+        raise ServiceError(
+            "bad_corners",
+            "corners must be four [x, y] pairs of numbers (photo pixels): top-left, top-right, "
+            "bottom-right, bottom-left",
+        )
+    return [[float(x), float(y)] for x, y in points]
 
 
 def variants_json() -> dict[str, Any]:
@@ -361,10 +394,12 @@ class GameService:
 
     # --- photo turns -------------------------------------------------------------------------
 
-    def _replay(self, tx: Tx, game_id: str, sha: str, key: str | None) -> dict[str, Any] | None:
+    def _replay(
+        self, tx: Tx, game_id: str, sha: str | None, key: str | None
+    ) -> dict[str, Any] | None:
         """The first response to this photo (or key), with the game as it is now."""
         stored = tx.stored_response(game_id, key) if key else None
-        if stored is None:
+        if stored is None and sha is not None:
             for turn in tx.turns_with_photo(game_id, sha):
                 undone = turn.event_seq is not None and tx.is_undone(game_id, turn.event_seq)
                 if turn.status != "rejected" and not undone:
@@ -374,10 +409,10 @@ class GameService:
             return None
         return {**stored, "game": self._game_json(tx, self.record(tx, game_id))}
 
-    def _read(self, data: bytes, variant: Variant) -> Reading:
+    def _read(self, data: bytes, variant: Variant, corners: Corners | None) -> Reading:
         if self.reader is None:
             raise ServiceError("reader_unavailable", f"photos cannot be read: {self.reader_error}")
-        future = self._executor.submit(self.reader, data, variant)
+        future = self._executor.submit(self.reader, data, variant, corners)
         try:
             return future.result(timeout=self.read_timeout_s)
         except FutureTimeout as exc:
@@ -386,11 +421,23 @@ class GameService:
             ) from exc
         except PhotoError as exc:
             raise ServiceError(_PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
+        except CornersError as exc:
+            raise ServiceError("bad_corners", str(exc)) from exc
         except LookupError as exc:  # vision.locate.BoardNotFound
-            raise ServiceError("no_board", str(exc) or "no board found in the photo") from exc
+            found = str(exc) or "no board found in the photo"
+            raise ServiceError(
+                "no_board",
+                f"{found}: send the photo again with the grid's four corners marked "
+                "(field 'corners')",
+                retry_with="corners",
+            ) from exc
 
-    def post_photo(self, game_id: str, data: bytes, key: str | None) -> dict[str, Any]:
-        """Read a photo and track it as the next turn; returns TURN."""
+    def post_photo(
+        self, game_id: str, data: bytes, key: str | None, corners: str | None = None
+    ) -> dict[str, Any]:
+        """Read a photo and track it as the next turn; returns TURN. `corners`: the `corners`
+        field, the grid's corners marked on a photo where no board was found."""
+        marked = parse_corners(corners) if corners is not None else None
         sha = hashlib.sha256(data).hexdigest()
         with self.store.transaction() as tx:
             record = self.record(tx, game_id)
@@ -399,7 +446,7 @@ class GameService:
                 return replayed
             self._require_open(tx, record)
         check_photo(data, self.max_pixels)
-        reading = self._read(data, self._variant(record))
+        reading = self._read(data, self._variant(record), marked)
         self.store.save_photo(data)
         turn_id = secrets.token_hex(6)
         with self.store.transaction(lock_game=game_id) as tx:
@@ -429,6 +476,26 @@ class GameService:
                 log.exception("overlay for turn %s failed", turn_id)
         return response
 
+    def play_move(self, game_id: str, position: str, word: str, key: str | None) -> dict[str, Any]:
+        """Record a play typed in GCG notation as the next turn, checked and scored as a photo of
+        the board after it would be; returns TURN, committed."""
+        with self.store.transaction(lock_game=game_id) as tx:
+            record = self.record(tx, game_id)
+            replayed = self._replay(tx, game_id, None, key)
+            if replayed is not None:
+                return replayed
+            game = self._require_open(tx, record)
+            try:
+                turn = turn_from_move(game, position, word, self._dictionary(record, game.variant))
+            except (IllegalPlay, GameError) as exc:
+                raise ServiceError("illegal_play", str(exc)) from exc
+            except ValueError as exc:
+                raise ServiceError("bad_request", f"{position} {word}: {exc}") from exc
+            response = self._settle(tx, record, game, turn, secrets.token_hex(6), "", photo=False)
+            if key:
+                tx.store_response(game_id, key, {k: v for k, v in response.items() if k != "game"})
+        return response
+
     def _require_open(self, tx: Tx, record: GameRecord) -> Game:
         game = self._game(tx, record)
         if game.state.finished or game.state.settled:
@@ -445,8 +512,10 @@ class GameService:
         turn_id: str,
         sha: str,
         existing: bool = False,
+        photo: bool = True,
     ) -> dict[str, Any]:
-        """Commit a tracked turn or keep it pending; returns TURN and stores it with the turn."""
+        """Commit a tracked turn or keep it pending; returns TURN and stores it with the turn
+        (`sha` "" and no `photo` for a typed move)."""
         result = turn.result
         seq = None
         if turn.event is not None:
@@ -470,8 +539,8 @@ class GameService:
                 for m in result.misreads
             ],
             "invalid_words": list(result.invalid_words),
-            "overlay_url": f"/api/games/{record.id}/turns/{turn_id}/overlay.png",
-            "photo_url": f"/api/games/{record.id}/turns/{turn_id}/photo",
+            "overlay_url": f"/api/games/{record.id}/turns/{turn_id}/overlay.png" if photo else None,
+            "photo_url": f"/api/games/{record.id}/turns/{turn_id}/photo" if photo else None,
         }
         state = {
             "board": body["board"],
@@ -610,6 +679,8 @@ class GameService:
             turn = tx.turn(game_id, turn_id)
         if turn is None:
             raise ServiceError("not_found", f"no turn {turn_id!r} in game {game_id!r}")
+        if not turn.photo_sha:
+            raise ServiceError("not_found", f"turn {turn_id!r} was typed: it has no photo")
         path = (
             self.store.photo_path(turn.photo_sha)
             if kind == "photo"

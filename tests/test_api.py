@@ -261,8 +261,11 @@ def test_review_correct_a_cell(api: Api) -> None:
     _error(api.post("/review/confirm"), 409, "no_move")
     _error(api.post("/review/correct", json={"cells": {"Z99": "S"}}), 400, "bad_request")
     _error(api.post("/review/correct", json={"cells": {"K8": "SS"}}), 400, "bad_request")
-    stray = {"cells": {"K8": "S", "A1": "S"}}
-    _error(api.post("/review/correct", json=stray), 422, "illegal_play")
+    # A correction that makes no legal play is asked about again, on the square that breaks it.
+    stray = api.post("/review/correct", json={"cells": {"K8": "S", "A1": "S"}}).json()
+    assert stray["status"] == "needs_review" and stray["turn_id"] == turn["turn_id"]
+    assert [(c["square"], c["candidates"]) for c in stray["uncertain"]] == [("A1", ["S", "."])]
+    assert "not in one row or column" in stray["message"]
     assert api.game()["pending"]["turn_id"] == turn["turn_id"]
     fixed = api.post("/review/correct", json={"cells": {"K8": "S"}}).json()
     assert fixed["status"] == "committed" and fixed["turn_id"] == turn["turn_id"]
@@ -323,10 +326,15 @@ def test_review_reject(api: Api) -> None:
 
 
 def test_photo_errors_from_the_reader(api: Api, reader: FakeReader) -> None:
-    _error(api.photo(photo(1), BoardNotFound("no 15x15 board grid found")), 422, "no_board")
-    body = _error(api.photo(photo(2), reading({0: "CAT............"})), 422, "illegal_play")
-    assert "centre" in body["detail"] or "H8" in body["detail"]
-    assert api.game()["moves"] == []
+    refused = _error(
+        api.photo(photo(1), BoardNotFound("no 15x15 board grid found")), 422, "no_board"
+    )
+    assert refused["retry_with"] == "corners" and "corners" in refused["detail"]
+    # A reading that makes no legal play is a review of the squares that break it.
+    turn = api.photo(photo(2), reading({0: "CAT............"})).json()
+    assert turn["status"] == "needs_review" and "centre" in turn["message"]
+    assert [c["square"] for c in turn["uncertain"]] == ["A1", "B1", "C1"]
+    assert api.post("/review/reject").json()["moves"] == []
     reader.delay_s = 2.0
     _error(api.photo(photo(3), reading(CAT)), 503, "timeout")
 

@@ -101,7 +101,7 @@ class FakeCamera:
         path.write_bytes(data)
         return path
 
-    def read(self, data: bytes, variant: Variant) -> object:
+    def read(self, data: bytes, variant: Variant, corners: object) -> object:
         return self.readings[data]
 
     def overlay(self, data: bytes, reading: object) -> bytes:

@@ -1,5 +1,6 @@
-"""`scorekeeper replay` on the bundled sample games (rendered phone photos, one per turn) and on
-injected faults: a repeated photo, a hand over the new tiles, a photo with no board."""
+"""`scorekeeper replay` on the bundled sample games (rendered phone photos, one per turn), the
+empty board before them, and injected faults: a repeated photo, a hand over the new tiles, a photo
+with no board."""
 
 from __future__ import annotations
 
@@ -61,6 +62,25 @@ def test_repeated_photo_is_skipped_as_a_duplicate(capsys) -> None:
     assert code == 0
     assert "the same bytes as the previous photo, skipped" in captured.err
     assert [m["word"] for m in json.loads(captured.out)["moves"]] == ["КОРОВА", "СЛОН", "АИСТ"]
+
+
+def test_empty_board_before_the_first_move_records_nothing(tmp_path: Path, capsys) -> None:
+    """The rule of the HTTP service too (scorer.turns): not a pass for the first player."""
+    render = pytest.importorskip("training.render", reason="training.render needs Pillow")
+    pose = render.Pose(angle=4.0, tilt=12.0, tilt_direction=30.0, fill=0.8)
+    image, _, _ = render.render_board_photo(
+        ["." * 15] * 15, "erudit", render.erudit_style(), seed=1, size=(1200, 900), pose=pose
+    )
+    empty = tmp_path / "empty.jpg"
+    cv2.imwrite(str(empty), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    photos = _photos("erudit_game")[:2]
+    code = main(
+        ["replay", "--variant", "erudit", "--players", "Аня,Борис", "--json", str(empty), *photos]
+    )
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    moves = json.loads(captured.out)["moves"]
+    assert [(m["player"], m["word"]) for m in moves] == [("Аня", "КОРОВА"), ("Борис", "СЛОН")]
 
 
 def _cover_cells(photo: Path, out: Path) -> None:

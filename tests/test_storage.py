@@ -59,19 +59,28 @@ def photo(n: int) -> bytes:
 
 
 class FakeReader:
-    """Maps photo bytes to a reading (or an exception to raise), optionally slowly."""
+    """Maps photo bytes to a reading (or an exception to raise), optionally slowly; a photo
+    added `with_corners` reads so only when grid corners are marked, and `corners` holds the
+    corners of each call."""
 
     def __init__(self, delay_s: float = 0.0) -> None:
         self.readings: dict[bytes, object] = {}
+        self.marked: dict[bytes, object] = {}
         self.delay_s = delay_s
         self.calls = 0
+        self.corners: list[object] = []
 
-    def add(self, data: bytes, result: object) -> bytes:
+    def add(self, data: bytes, result: object, with_corners: object = None) -> bytes:
         self.readings[data] = result
+        if with_corners is not None:
+            self.marked[data] = with_corners
         return data
 
-    def __call__(self, data: bytes, variant: object) -> object:
+    def __call__(self, data: bytes, variant: object, corners: object = None) -> object:
         self.calls += 1
+        self.corners.append(corners)
+        if corners is not None and data in self.marked:
+            return self.marked[data]
         if self.delay_s:
             time.sleep(self.delay_s)
         result = self.readings[data]

@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"scorekeeper replay: the cell model cannot be loaded: {exc}", file=sys.stderr)
         return 2
     previous_digest = None
-    for index, photo in enumerate(args.photos):
+    for photo in args.photos:
         try:
             data = Path(photo).read_bytes()
         except OSError as exc:
@@ -103,13 +103,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"scorekeeper replay: {photo}: {exc}", file=sys.stderr)
             _print_sheet(game, args.json)
             return 2
-        if index == 0 and all(ch == "." for row in reading.rows for ch in row):
-            continue  # the empty board before the first move
         turn = turn_from_reading(game, reading, dictionary)
-        if turn.event is None:
+        if not turn.committed:
             print(f"scorekeeper replay: {photo}: {_describe(turn.result)}", file=sys.stderr)
             _print_sheet(game, args.json)
             return 1
+        if turn.event is None:
+            continue  # the empty board before the first move
         if turn.result.invalid_words:
             listed = ", ".join(turn.result.invalid_words)
             print(f"{photo}: not in the dictionary: {listed} (challenge it?)", file=sys.stderr)

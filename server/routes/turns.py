@@ -1,13 +1,14 @@
-"""Photo turns and their review: upload, confirm, correct, choose a blank, reject, stored files."""
+"""Turns and their review: photo upload (with marked grid corners when no board was found), typed
+moves, confirm, correct, choose a blank, reject, stored files."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, File, Header, Response, UploadFile
+from fastapi import APIRouter, File, Form, Header, Response, UploadFile
 
 from server.deps import Authorized, Service
-from server.schemas import BlankIn, CorrectIn, ErrorOut, GameOut, TurnOut
+from server.schemas import BlankIn, CorrectIn, ErrorOut, GameOut, MoveIn, TurnOut
 from server.service import ServiceError
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["turns"])
@@ -19,12 +20,30 @@ def post_turn(
     game_id: str,
     service: Service,
     photo: Annotated[UploadFile | None, File()] = None,
+    corners: Annotated[
+        str | None,
+        Form(
+            description="JSON [[x, y] x 4]: the grid's corners in the upright photo's pixels, "
+            "top-left, top-right, bottom-right, bottom-left as seen (after `no_board`)"
+        ),
+    ] = None,
     idempotency_key: Annotated[str | None, Header()] = None,
 ) -> dict:
     """Read a photo of the board as the next turn: committed, or needs_review with the cells."""
     if photo is None:
         raise ServiceError("empty", "no photo in the request (multipart field 'photo')")
-    return service.post_photo(game_id, photo.file.read(), idempotency_key)
+    return service.post_photo(game_id, photo.file.read(), idempotency_key, corners)
+
+
+@router.post("/moves", response_model=TurnOut, dependencies=[Authorized], responses=ERRORS)
+def post_move(
+    game_id: str,
+    body: MoveIn,
+    service: Service,
+    idempotency_key: Annotated[str | None, Header()] = None,
+) -> dict:
+    """Record a play typed in GCG notation as the next turn, when no photo will do."""
+    return service.play_move(game_id, body.position, body.word, idempotency_key)
 
 
 @router.post("/review/confirm", response_model=TurnOut, dependencies=[Authorized], responses=ERRORS)
