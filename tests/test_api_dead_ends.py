@@ -118,6 +118,24 @@ def test_a_stray_tile_off_the_line_is_asked_about(api: Api) -> None:
     assert fixed["status"] == "committed" and fixed["move"]["word"] == "CATS"
 
 
+def test_a_play_a_house_rule_refuses_is_reviewed_not_an_error(
+    client: TestClient, reader: FakeReader
+) -> None:
+    created = client.post(
+        "/api/games",
+        json={"variant": "en", "players": ["Ann", "Bob"], "options": {"one_copy_of_word": True}},
+    ).json()
+    api = Api(client, reader, created)
+    api.photo(photo(1), reading(CAT))
+    # CAT again, down from the C: one copy of a word.
+    twice = {7: ".......CAT.....", 8: ".......A.......", 9: ".......T......."}
+    turn = api.photo(photo(2), reading(twice)).json()
+    assert turn["status"] == "needs_review" and "one copy" in turn["message"]
+    assert asked(turn) == [("H9", ["A", "."]), ("H10", ["T", "."])]
+    _error(api.post("/review/confirm"), 422, "illegal_play")
+    assert [m["word"] for m in api.post("/review/reject").json()["moves"]] == ["CAT"]
+
+
 # --- a photo where no board is found, sent again with the corners marked -----------------------
 
 
