@@ -45,6 +45,7 @@ uvicorn = pytest.importorskip("uvicorn")
 Image = pytest.importorskip("PIL.Image")
 
 from server.app import create_app  # noqa: E402 - only once the skips above have passed
+from vision.locate import BoardNotFound  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -85,23 +86,40 @@ def png(shade: int) -> bytes:
 
 
 class FakeCamera:
-    """Photos of a scripted game: each photo's bytes map to the reading the reader returns."""
+    """Photos of a scripted game: each photo's bytes map to the reading the reader returns; a
+    refused photo shows no board until its grid corners are marked (kept in `corners`)."""
 
     def __init__(self) -> None:
         self.readings: dict[bytes, object] = {}
         self.undrawable: set[bytes] = set()
+        self.refused: set[bytes] = set()
+        self.corners: list[object] = []
 
-    def photo(self, folder: Path, name: str, reading: object, drawable: bool = True) -> Path:
-        """A photo file read as `reading`; its overlay fails to draw unless `drawable`."""
-        data = png(len(self.readings) * 40 + 10)
+    def photo(
+        self,
+        folder: Path,
+        name: str,
+        reading: object,
+        drawable: bool = True,
+        data: bytes | None = None,
+        refused: bool = False,
+    ) -> Path:
+        """A photo file (`data`, else a small PNG) read as `reading`; its overlay fails to draw
+        unless `drawable`; no board is found in it without corners when `refused`."""
+        data = data or png(len(self.readings) * 40 + 10)
         self.readings[data] = reading
         if not drawable:
             self.undrawable.add(data)
+        if refused:
+            self.refused.add(data)
         path = folder / name
         path.write_bytes(data)
         return path
 
     def read(self, data: bytes, variant: Variant, corners: object) -> object:
+        self.corners.append(corners)
+        if data in self.refused and corners is None:
+            raise BoardNotFound("no 15x15 board grid found (best fit quality 0.12)")
         return self.readings[data]
 
     def overlay(self, data: bytes, reading: object) -> bytes:
@@ -370,4 +388,83 @@ def test_photo_is_scaled_before_upload(
     camera.readings[heic.read_bytes()] = certain_reading(board_with([(7, 6, True, "CAT")]))
     page.set_input_files("#photo", str(heic))
     expect(page.locator("#result-text")).to_contain_text("Ann: 8G CAT")
+    assert errors == []
+
+
+def test_corners_marked_on_a_refused_photo_and_a_typed_move(
+    base_url: str, phone: Callable[[str], object], camera: FakeCamera, tmp_path: Path
+) -> None:
+    """A game in which no board is found in one photo: the player taps the grid's corners on it
+    and it is read; a move is typed; the game is finished."""
+    expect = sync_api.expect
+    page = phone("player")
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(base_url + "/")
+    page.select_option("#variant", "en")
+    names = page.locator("#players input")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Bob")
+    page.click("#create button[type=submit]")
+    expect(page.locator("#turn-line")).to_have_text("Ann to play")
+    expect(page.locator("#corners")).to_be_hidden()
+
+    # A phone photo stored 640x480 with EXIF orientation 6: upright it is 480 wide, 640 high.
+    stored = Image.new("RGB", (640, 480), (90, 120, 150))
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    out = io.BytesIO()
+    stored.save(out, format="JPEG", quality=90, exif=exif.tobytes())
+    cat = certain_reading(board_with([(7, 7, True, "CAT")]))
+    shot = camera.photo(tmp_path, "far.jpg", cat, data=out.getvalue(), refused=True)
+    page.set_input_files("#photo", str(shot))
+    expect(page.locator("#error-text")).to_contain_text("mark the corners of its grid")
+    expect(page.locator("#corners")).to_be_visible()
+    expect(page.locator("#corners-next")).to_have_text("Tap the top-left corner.")
+    expect(page.locator("#corners-send")).to_be_disabled()
+
+    # Four taps, the third taken back and tapped again; each is scaled to the upright photo.
+    img = page.locator("#corners-photo")
+    expect(img).to_have_js_property("naturalWidth", 480)
+    box = img.bounding_box()
+    taps = [(0.1, 0.1), (0.9, 0.12), (0.5, 0.5), (0.88, 0.9), (0.12, 0.88)]
+    for i, (fx, fy) in enumerate(taps):
+        img.click(position={"x": fx * box["width"], "y": fy * box["height"]})
+        if i == 2:
+            expect(page.locator("#corners-marks .corner-mark")).to_have_count(3)
+            page.click("#corners-undo")
+    expect(page.locator("#corners-marks .corner-mark")).to_have_count(4)
+    expect(page.locator("#corners-next")).to_have_text("All four corners marked.")
+    page.screenshot(path=str(ARTIFACTS / "browser-corners.png"), full_page=True)
+    page.click("#corners-send")
+    expect(page.locator("#result-text")).to_contain_text("Ann: 8H CAT — 10 points")
+    expect(page.locator("#corners")).to_be_hidden()
+    marked = camera.corners[-1]
+    expected = [(fx * 480, fy * 640) for fx, fy in taps[:2] + taps[3:]]
+    assert marked == [pytest.approx([x, y], abs=2.0) for x, y in expected]
+
+    # A typed move: one that cannot be played is refused with the reason; then CATS (the column
+    # typed with a Cyrillic Н, as a Russian keyboard gives it).
+    page.fill("#typed-move", "1A ZZ")
+    page.click("#typed button[type=submit]")
+    expect(page.locator("#error-text")).to_contain_text("touch no tile")
+    page.fill("#typed-move", "8Н CATS")
+    page.click("#typed button[type=submit]")
+    expect(page.locator("#result-text")).to_contain_text("Bob: 8H CATS — 6 points")
+    expect(page.locator("#typed-move")).to_have_value("")
+    assert totals(page) == {"Ann": "10", "Bob": "6"}
+
+    # The next photo is tracked against the board the typed move left: CAT down from the C.
+    board = board_with([(7, 7, True, "CATS"), (7, 7, False, "CAT")])
+    page.set_input_files("#photo", str(camera.photo(tmp_path, "3.png", certain_reading(board))))
+    expect(page.locator("#result-text")).to_contain_text("Ann: H8 CAT — 5 points")
+
+    page.click("#end")
+    page.fill("#ask input[name='rack:Ann']", "e")
+    page.fill("#ask input[name='rack:Bob']", "z")
+    page.click("#ask button[value=ok]")
+    expect(page.locator("#turn-line")).to_have_text("Game over. Winner: Ann")
+    expect(page.locator("#typed")).to_be_hidden()
+    assert totals(page) == {"Ann": "14", "Bob": "-4"}
+    expect(page.locator("#sheet tbody tr")).to_have_count(5)
     assert errors == []

@@ -38,7 +38,15 @@ const I18N = {
     kind_end_rack: "tiles left on the rack", kind_out_bonus: "went out",
     err_network: "No connection to the scorekeeper. Check the Wi-Fi and try again.",
     err_unauthorized: "This phone cannot change the game: open the players' link.",
-    err_no_board: "No board found in the photo. Take it again from above, with the whole board in view.",
+    err_no_board: "No board found in the photo: mark the corners of its grid below, or take it again from above",
+    err_bad_corners: "Those corners cannot be the board's grid",
+    err_typed_format: "Type the position and the whole word, e.g. 8H CAT.",
+    corners_help: "Tap the four corners of the grid of squares as you see them in the photo: top-left, top-right, bottom-right, bottom-left.",
+    corners_next: "Tap the {corner} corner.", corners_ready: "All four corners marked.",
+    corner_tl: "top-left", corner_tr: "top-right", corner_br: "bottom-right", corner_bl: "bottom-left",
+    corners_send: "Read the board", corners_undo: "Undo a corner",
+    type_move: "Or type the move: 8H CAT across, H8 CAT down (the whole word; a {blank}'s letter in lower case)",
+    play_move: "Record",
     err_not_an_image: "That file is not a photo.", err_too_large: "The photo is too large.",
     err_review_pending: "Finish the review of the last photo first.",
     err_game_finished: "The game is over.", err_illegal_play: "That play is not allowed",
@@ -83,7 +91,15 @@ const I18N = {
     kind_end_rack: "фишки на подставке", kind_out_bonus: "выложил все фишки",
     err_network: "Нет связи со счётчиком. Проверьте Wi-Fi и повторите.",
     err_unauthorized: "С этого телефона нельзя менять игру: откройте ссылку для игроков.",
-    err_no_board: "На фото не найдена доска. Снимите ещё раз сверху, чтобы доска была видна целиком.",
+    err_no_board: "На фото не найдена доска: отметьте ниже углы её сетки или снимите ещё раз сверху",
+    err_bad_corners: "Эти углы не могут быть сеткой доски",
+    err_typed_format: "Введите клетку и слово целиком, например 8H КОТ.",
+    corners_help: "Нажмите на четыре угла сетки клеток, как они видны на фото: левый верхний, правый верхний, правый нижний, левый нижний.",
+    corners_next: "Нажмите на {corner} угол.", corners_ready: "Все четыре угла отмечены.",
+    corner_tl: "левый верхний", corner_tr: "правый верхний", corner_br: "правый нижний", corner_bl: "левый нижний",
+    corners_send: "Прочитать доску", corners_undo: "Убрать угол",
+    type_move: "Или введите ход: 8H КОТ по горизонтали, H8 КОТ по вертикали (слово целиком; {blank} — строчной буквой)",
+    play_move: "Записать",
     err_not_an_image: "Этот файл — не фотография.", err_too_large: "Фото слишком большое.",
     err_review_pending: "Сначала закончите проверку прошлого фото.",
     err_game_finished: "Игра уже окончена.", err_illegal_play: "Такой ход невозможен",
@@ -101,9 +117,10 @@ const $ = (id) => document.getElementById(id);
 // `turn`: the last photo's answer, shown until the game moves on (`turnMoves`: the sheet length then).
 // `variants`: GET /api/variants by name (titles, blank names, default options).
 // `noOverlay`: overlay URLs that failed to load; the photo itself is shown instead.
+// `corners`: a photo where no board was found, with the corners tapped on it so far.
 const state = {
   lang: "en", id: null, token: null, game: null, turn: null, turnMoves: 0, prevBoard: null, busy: false,
-  variants: new Map(), noOverlay: new Set(),
+  variants: new Map(), noOverlay: new Set(), corners: null,
 };
 
 // The variant the page is about: the open game's, else the one chosen in the new-game form.
@@ -628,6 +645,7 @@ async function uploadPhoto() {
       try {
         turn = await api("POST", gamePath("/turns"), body, headers);
       } catch (err) {
+        if (err instanceof ApiError && err.code === "no_board") offerCorners(body.get("photo"));
         // One retry with the same key: the server answers it with the first response if it got it.
         if (!(err instanceof ApiError) || err.code !== "network") throw err;
         turn = await api("POST", gamePath("/turns"), body, headers);
@@ -646,6 +664,98 @@ function showOverlay(visible) {
   const img = $("overlay");
   img.hidden = !visible || !img.getAttribute("src");
   $("show-photo").textContent = img.hidden ? t("show_photo") : t("hide_photo");
+}
+
+// ---- a photo where no board was found: the player marks the grid's corners ----
+
+const CORNER_NAMES = ["corner_tl", "corner_tr", "corner_br", "corner_bl"];
+
+// `photo` is the image that was sent (scaled or not): a tap scaled by its natural (upright) size
+// is in the pixels the server reads, whatever size the page shows it at.
+function offerCorners(photo) {
+  closeCorners();
+  state.corners = { photo, url: URL.createObjectURL(photo), points: [] };
+  $("corners-photo").src = state.corners.url;
+  $("corners").hidden = false;
+  renderCorners();
+}
+
+function closeCorners() {
+  if (state.corners) URL.revokeObjectURL(state.corners.url);
+  state.corners = null;
+  $("corners").hidden = true;
+  $("corners-photo").removeAttribute("src");
+  $("corners-marks").replaceChildren();
+}
+
+function tapCorner(event) {
+  const corners = state.corners;
+  const img = $("corners-photo");
+  if (!corners || corners.points.length >= 4 || !img.naturalWidth) return;
+  const box = img.getBoundingClientRect();
+  const x = ((event.clientX - box.left) / box.width) * img.naturalWidth;
+  const y = ((event.clientY - box.top) / box.height) * img.naturalHeight;
+  corners.points.push([Math.round(x * 10) / 10, Math.round(y * 10) / 10]);
+  renderCorners();
+}
+
+function renderCorners() {
+  const corners = state.corners;
+  if (!corners) return;
+  const img = $("corners-photo");
+  const count = corners.points.length;
+  $("corners-next").textContent = count < 4 ? t("corners_next", { corner: t(CORNER_NAMES[count]) }) : t("corners_ready");
+  $("corners-marks").replaceChildren(
+    ...corners.points.map(([x, y], i) =>
+      element("span", {
+        className: "corner-mark",
+        textContent: String(i + 1),
+        style: `left: ${(100 * x) / img.naturalWidth}%; top: ${(100 * y) / img.naturalHeight}%`,
+      }),
+    ),
+  );
+  $("corners-send").disabled = count !== 4;
+  $("corners-undo").disabled = count === 0;
+}
+
+async function sendCorners() {
+  const corners = state.corners;
+  if (!corners || corners.points.length !== 4) return;
+  const body = new FormData();
+  body.append("photo", corners.photo, corners.photo.name || "board.jpg");
+  body.append("corners", JSON.stringify(corners.points));
+  $("busy").hidden = false;
+  try {
+    await act(async () => {
+      const turn = await api("POST", gamePath("/turns"), body, { "Idempotency-Key": idempotencyKey() });
+      closeCorners();
+      takeTurn(turn);
+      showOverlay(turn.status === "needs_review");
+      $("board").scrollIntoView({ behavior: "smooth", block: "start" });
+    });
+  } finally {
+    $("busy").hidden = true;
+  }
+}
+
+// ---- a move typed as GCG writes it, when no photo will do ----
+
+// Cyrillic letters that look like the Latin column letters, as a Russian keyboard types them.
+const LOOKALIKE_COLUMNS = { А: "A", В: "B", С: "C", Е: "E", Н: "H", К: "K", М: "M", О: "O" };
+
+async function playTyped(event) {
+  event.preventDefault();
+  const input = $("typed-move");
+  const [place, word, ...rest] = input.value.trim().split(/\s+/);
+  if (!place || !word || rest.length) {
+    showError(new ApiError("typed_format", ""));
+    return;
+  }
+  const position = [...place.toUpperCase()].map((ch) => LOOKALIKE_COLUMNS[ch] || ch).join("");
+  await act(async () => {
+    takeTurn(await api("POST", gamePath("/moves"), { position, word }, { "Idempotency-Key": idempotencyKey() }));
+    input.value = "";
+  });
 }
 
 // ---- rendering ----
@@ -793,6 +903,7 @@ function render() {
   applyTexts();
   $("readonly-note").hidden = writable;
   $("shoot").hidden = !writable || game.finished || Boolean(game.pending);
+  $("typed").hidden = $("shoot").hidden;
   $("actions").hidden = !writable;
   for (const id of ["pass", "exchange", "challenge", "end"]) $(id).disabled = game.finished || Boolean(game.pending);
   $("challenge").disabled ||= !lastPlay(game);
@@ -829,7 +940,17 @@ async function init() {
   $("create").addEventListener("submit", createGame);
   $("variant").addEventListener("change", showVariantDefaults);
   $("join").addEventListener("submit", joinGame);
+  $("photo").addEventListener("change", closeCorners);
   $("photo").addEventListener("change", uploadPhoto);
+  $("corners-photo").addEventListener("click", tapCorner);
+  $("corners-photo").addEventListener("load", renderCorners);
+  $("corners-undo").addEventListener("click", () => {
+    if (state.corners) state.corners.points.pop();
+    renderCorners();
+  });
+  $("corners-cancel").addEventListener("click", closeCorners);
+  $("corners-send").addEventListener("click", sendCorners);
+  $("typed").addEventListener("submit", playTyped);
   $("confirm").addEventListener("click", () => act(async () => takeTurn(await api("POST", gamePath("/review/confirm")))));
   $("reject").addEventListener("click", rejectPhoto);
   $("pass").addEventListener("click", () => act(async () => takeGame(await api("POST", gamePath("/pass")))));
@@ -845,6 +966,7 @@ async function init() {
     img.src = img.dataset.photo;
   });
   for (const id of ["share-write", "share-read"]) $(id).addEventListener("focus", (e) => e.target.select());
+  window.addEventListener("hashchange", closeCorners);
   window.addEventListener("hashchange", route);
   setInterval(poll, POLL_MS);
   applyLanguage();
