@@ -1,7 +1,11 @@
-"""Variants as data: board layouts, tile sets and house options loaded from the package's data files.
+"""Variants as data: board layouts, tile sets and house options loaded from the package's data files
+or from a player's own variant file.
 
 Every rule that differs between Scrabble, Скрэббл and Эрудит lives in `data/variants/*.toml` and
 `data/layouts/*.txt`; the logic elsewhere reads these objects and never branches on a variant name.
+A player's own edition (`parse_variant`) is a TOML file of the same schema, its board either a
+shipped layout's name or its own rows of any size from `MIN_SIDE` to `MAX_SIDE` squares, and is
+checked strictly: every key known, every value of its type and in range.
 """
 
 from __future__ import annotations
@@ -11,10 +15,11 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Literal, TypeVar
 
 ChallengeRule = Literal["double", "five_point"]
 OutBonus = Literal["sum_of_others", "twice_others_two_players"]
+T = TypeVar("T")
 
 # Layout characters (RULES.md §1): letter multiplier, word multiplier.
 _PREMIUM_CODES: dict[str, tuple[int, int]] = {
@@ -27,6 +32,9 @@ _PREMIUM_CODES: dict[str, tuple[int, int]] = {
     "+": (1, 1),
 }
 _CENTRE_CODES = "*+"
+# Board sides, in squares: GCG names columns with single letters A-Z, and a board under 5 squares
+# across leaves no room for a game.
+MIN_SIDE, MAX_SIDE = 5, 25
 
 
 class VariantError(ValueError):
@@ -49,8 +57,19 @@ class Layout:
     rows: tuple[str, ...]
 
     def __post_init__(self) -> None:
-        if not self.rows or any(len(r) != len(self.rows[0]) for r in self.rows):
-            raise VariantError(f"layout {self.name!r}: rows must all have the same length")
+        if not self.rows:
+            raise VariantError(f"layout {self.name!r}: no rows")
+        for number, row in enumerate(self.rows, start=1):
+            if len(row) != len(self.rows[0]):
+                raise VariantError(
+                    f"layout {self.name!r} is not rectangular: row {number} has {len(row)} "
+                    f"squares, row 1 has {len(self.rows[0])}"
+                )
+        if not all(MIN_SIDE <= side <= MAX_SIDE for side in (len(self.rows), len(self.rows[0]))):
+            raise VariantError(
+                f"layout {self.name!r} is {len(self.rows[0])}×{len(self.rows)} squares; each "
+                f"side must be {MIN_SIDE} to {MAX_SIDE}"
+            )
         bad = {ch for r in self.rows for ch in r} - set(_PREMIUM_CODES)
         if bad:
             raise VariantError(f"layout {self.name!r}: unknown square codes {sorted(bad)}")
@@ -219,28 +238,185 @@ def load_variant(name: str) -> Variant:
     """
     if name not in variant_names():
         raise VariantError(f"unknown variant {name!r}; known: {', '.join(variant_names())}")
-    raw = tomllib.loads(_data_dir("variants").joinpath(f"{name}.toml").read_text(encoding="utf-8"))
-    try:
-        tiles = {str(k): (int(v[0]), int(v[1])) for k, v in raw["tiles"].items()}
-        return Variant(
-            name=raw["name"],
-            title=raw["title"],
-            language=raw["language"],
-            layout=load_layout(raw["layout"]),
-            tiles=tiles,
-            blank_count=int(raw["blank_count"]),
-            blank_name=raw["blank_name"],
-            blank_symbol=raw.get("blank_symbol", ""),
-            rack_size=int(raw["rack_size"]),
-            bingo_bonus=int(raw["bingo_bonus"]),
-            bingo_sizes=frozenset(raw["bingo_sizes"]),
-            first_move_min_tiles=int(raw["first_move_min_tiles"]),
-            exchange_min_bag=int(raw["exchange_min_bag"]),
-            dictionary=raw["dictionary"],
-            end=EndRules(**raw["end"]),
-            options=Options(**raw["options"]),
-            equivalent_letters=tuple(tuple(g) for g in raw.get("equivalent_letters", ())),
-            nine_tile=dict(raw.get("nine_tile", {})),
+    text = _data_dir("variants").joinpath(f"{name}.toml").read_text(encoding="utf-8")
+    return parse_variant(text, f"variant file {name}.toml")
+
+
+# A player's variant file: every key of the shipped files, each with its type. The `end`,
+# `options` and `nine_tile` tables may be left out (defaults, no nine-tile racks).
+_REQUIRED: dict[str, type | tuple[type, ...]] = {
+    "name": str,
+    "title": str,
+    "language": str,
+    "layout": (str, list),
+    "rack_size": int,
+    "bingo_bonus": int,
+    "bingo_sizes": list,
+    "blank_count": int,
+    "blank_name": str,
+    "first_move_min_tiles": int,
+    "exchange_min_bag": int,
+    "dictionary": str,
+    "tiles": dict,
+}
+_OPTIONAL: dict[str, type | tuple[type, ...]] = {
+    "blank_symbol": str,
+    "equivalent_letters": list,
+    "end": dict,
+    "options": dict,
+    "nine_tile": dict,
+}
+_NINE_TILE = {"rack_size": int, "bingo_bonus": int, "bingo_sizes": list}
+_MAX_TILES = 100  # per letter, and the blanks
+_MAX_VALUE = 100
+_MAX_RACK = 20
+_NON_TILE_CHARS = ".?*"  # board text's empty square and unknown blank, the star tile's print
+
+
+_TOML_NAMES = {str: "a string", int: "an integer", list: "an array", dict: "a table"}
+
+
+def _checked(table: dict, known: dict[str, type | tuple[type, ...]], where: str) -> dict:
+    """`table`, its every key known and of its type."""
+    for key, value in table.items():
+        if key not in known:
+            raise VariantError(f"{where}: unknown key {key!r}; known: {', '.join(known)}")
+        wanted = known[key] if isinstance(known[key], tuple) else (known[key],)
+        # A TOML boolean is a Python int: `true` must not pass for 1.
+        if not isinstance(value, wanted) or (isinstance(value, bool) and bool not in wanted):
+            kinds = " or ".join(_TOML_NAMES.get(t, "true/false") for t in wanted)
+            raise VariantError(f"{where}: {key!r} must be {kinds}, not {value!r}")
+    return table
+
+
+def _in_range(value: int, low: int, high: int, what: str, where: str) -> int:
+    if not low <= value <= high:
+        raise VariantError(f"{where}: {what} must be {low} to {high}, not {value}")
+    return value
+
+
+def _tile_letter(letter: str, where: str) -> str:
+    """A letter a tile may carry: one character that board text shows as a lettered tile."""
+    if (
+        len(letter) != 1
+        or letter in _NON_TILE_CHARS
+        or not letter.isprintable()
+        or letter.isspace()
+        or letter.isdigit()
+        or (letter.isalpha() and not letter.isupper())
+    ):
+        raise VariantError(
+            f"{where}: {letter!r} cannot be a tile's letter: give one upper-case letter (or a "
+            f"sign such as the apostrophe), not a digit, space or one of {_NON_TILE_CHARS}"
         )
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise VariantError(f"variant file {name}.toml is malformed: {exc}") from exc
+    return letter
+
+
+def _sizes(raw: list, rack_size: int, what: str, where: str) -> frozenset[int]:
+    """Bingo sizes: a non-empty list of tile counts a rack can hold."""
+    if not raw or not all(isinstance(n, int) and not isinstance(n, bool) for n in raw):
+        raise VariantError(f"{where}: {what} must be a non-empty array of integers")
+    return frozenset(_in_range(n, 1, rack_size, f"each of {what}", where) for n in raw)
+
+
+def _dataclass_table(cls: type[T], raw: dict, where: str) -> T:
+    """Options or end rules from their table: the dataclass's fields, typed as their defaults."""
+    known = {f.name: type(f.default) for f in dataclasses.fields(cls)}
+    return cls(**_checked(raw, known, where))
+
+
+def _own_layout(raw: str | list, name: str, where: str) -> Layout:
+    if isinstance(raw, str):
+        return load_layout(raw)
+    if not all(isinstance(row, str) for row in raw):
+        raise VariantError(f"{where}: layout rows must be strings of = - \" ' * + . characters")
+    return Layout(name, tuple(raw))
+
+
+def parse_variant(text: str, source: str = "variant file") -> Variant:
+    """A variant from the text of a TOML file in the shipped files' schema, checked strictly;
+    `source` names the file in the `VariantError` messages.
+
+    `layout` is a shipped layout's name or the board's own rows (RULES.md §1's characters), any
+    rectangle with sides of `MIN_SIDE` to `MAX_SIDE` squares and one centre square. The `end`,
+    `options` and `nine_tile` tables are optional.
+
+    >>> parse_variant('name = "mine"')
+    Traceback (most recent call last):
+    ...
+    scorer.variant.VariantError: variant file: missing title, language, layout, rack_size, \
+bingo_bonus, bingo_sizes, blank_count, blank_name, first_move_min_tiles, exchange_min_bag, \
+dictionary, tiles
+    """
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(f"{source} is not valid TOML: {exc}") from exc
+    _checked(raw, {**_REQUIRED, **_OPTIONAL}, source)
+    missing = [key for key in _REQUIRED if key not in raw]
+    if missing:
+        raise VariantError(f"{source}: missing {', '.join(missing)}")
+    for key in ("name", "title", "language", "blank_name", "dictionary"):
+        if not raw[key].strip() or len(raw[key]) > 100:
+            raise VariantError(f"{source}: {key!r} must be 1 to 100 characters")
+    if not all(ch.isalnum() or ch in "_-" for ch in raw["name"]):
+        raise VariantError(f"{source}: 'name' must be letters, digits, '_' and '-' only")
+    rack_size = _in_range(raw["rack_size"], 1, _MAX_RACK, "rack_size", source)
+    tiles: dict[str, tuple[int, int]] = {}
+    for letter, entry in raw["tiles"].items():
+        where = f"{source}: tile {letter!r}"
+        _tile_letter(letter, source)
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) for n in entry)
+        ):
+            raise VariantError(f"{where} must be [count, value], two integers, not {entry!r}")
+        count = _in_range(entry[0], 1, _MAX_TILES, "its count", where)
+        tiles[letter] = (count, _in_range(entry[1], 0, _MAX_VALUE, "its value", where))
+    if not tiles:
+        raise VariantError(f"{source}: the tiles table is empty")
+    groups = []
+    for group in raw.get("equivalent_letters", []):
+        if (
+            not isinstance(group, list)
+            or len(group) < 2
+            or not all(isinstance(g, str) for g in group)
+        ):
+            raise VariantError(f"{source}: each equivalent_letters group is 2 or more letters")
+        groups.append(tuple(_tile_letter(letter, source) for letter in group))
+    nine_tile = _checked(dict(raw.get("nine_tile", {})), _NINE_TILE, f"{source}: [nine_tile]")
+    if nine_tile:
+        missing = [key for key in _NINE_TILE if key not in nine_tile]
+        if missing:
+            raise VariantError(f"{source}: [nine_tile] is missing {', '.join(missing)}")
+        nine_rack = _in_range(nine_tile["rack_size"], 1, _MAX_RACK, "[nine_tile] rack_size", source)
+        _in_range(nine_tile["bingo_bonus"], 0, 1000, "[nine_tile] bingo_bonus", source)
+        _sizes(nine_tile["bingo_sizes"], nine_rack, "[nine_tile] bingo_sizes", source)
+    end = _dataclass_table(EndRules, raw.get("end", {}), f"{source}: [end]")
+    if end.out_bonus not in ("sum_of_others", "twice_others_two_players"):
+        raise VariantError(f"{source}: [end] out_bonus {end.out_bonus!r} is not known")
+    if min(end.scoreless_turns, end.consecutive_passes_per_player) < 0:
+        raise VariantError(f"{source}: [end] turn counts must not be negative")
+    return Variant(
+        name=raw["name"],
+        title=raw["title"],
+        language=raw["language"],
+        layout=_own_layout(raw["layout"], raw["name"], source),
+        tiles=tiles,
+        blank_count=_in_range(raw["blank_count"], 0, _MAX_TILES, "blank_count", source),
+        blank_name=raw["blank_name"],
+        blank_symbol=raw.get("blank_symbol", ""),
+        rack_size=rack_size,
+        bingo_bonus=_in_range(raw["bingo_bonus"], 0, 1000, "bingo_bonus", source),
+        bingo_sizes=_sizes(raw["bingo_sizes"], rack_size, "bingo_sizes", source),
+        first_move_min_tiles=_in_range(
+            raw["first_move_min_tiles"], 1, rack_size, "first_move_min_tiles", source
+        ),
+        exchange_min_bag=_in_range(raw["exchange_min_bag"], 0, 1000, "exchange_min_bag", source),
+        dictionary=raw["dictionary"],
+        end=end,
+        options=_dataclass_table(Options, raw.get("options", {}), f"{source}: [options]"),
+        equivalent_letters=tuple(groups),
+        nine_tile=nine_tile,
+    )
