@@ -197,6 +197,7 @@ def test_openapi_and_docs(client: TestClient) -> None:
         "/api/games/{game_id}",
         "/api/games/{game_id}/turns",
         "/api/games/{game_id}/review/correct",
+        "/api/games/{game_id}/moves",
         "/api/games/{game_id}/gcg",
         "/api/variants",
     ):
