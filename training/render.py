@@ -18,12 +18,12 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from scorer.variant import load_variant
+from scorer.variant import Variant, load_variant
 from training.fonts import FACES, REGULAR_SANS, Split, check_installed, font_paths
 
 RGB = tuple[int, int, int]
 
-GRID = 15
+GRID = 15  # squares a side of the standard board, the one training data is drawn on
 
 # Tile faces (face, text). "mint" is held out of training.
 # The Эрудит tiles measured on ../shared/realphotos/erudit: from a saturated sky blue, nearly the
@@ -606,17 +606,17 @@ def _draw_centre(
 
 
 def _grained(
-    board: Image.Image, amount: float, box: tuple[int, int], rng: np.random.Generator
+    board: Image.Image, amount: float, box: tuple[int, int, int, int], rng: np.random.Generator
 ) -> Image.Image:
-    """Wood grain printed over the playing grid from pixel box[0] to box[1] on both axes."""
+    """Wood grain printed over the playing grid, the pixels box = (x0, y0, x1, y1)."""
     arr = np.asarray(board).astype(np.float32)
-    lo, hi = box
-    yy = np.arange(hi - lo, dtype=np.float32)[:, None]
-    xx = np.arange(hi - lo, dtype=np.float32)[None, :]
+    x0, y0, x1, y1 = box
+    yy = np.arange(y1 - y0, dtype=np.float32)[:, None]
+    xx = np.arange(x1 - x0, dtype=np.float32)[None, :]
     slope, period = rng.uniform(-0.15, 0.15), rng.uniform(40, 160)
     phase = yy + xx * slope + 6 * np.sin(xx / period + rng.uniform(0, 6))
     stripes = np.sin(phase / rng.uniform(2.0, 5.0)) * np.sin(phase / rng.uniform(12, 40))
-    arr[lo:hi, lo:hi, :3] *= 1 + amount * stripes[..., None]
+    arr[y0:y1, x0:x1, :3] *= 1 + amount * stripes[..., None]
     return Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8), "RGBA")
 
 
@@ -736,19 +736,20 @@ def render_topdown(
     rng: np.random.Generator,
     values: dict[str, int],
 ) -> tuple[np.ndarray, float]:
-    """The board seen from straight above, RGB, r pixels per cell.
+    """The board seen from straight above, RGB, r pixels per cell, as many cells as `layout`.
 
     Returns the image and the offset in pixels of the grid's top-left corner (the grid is
-    15·r pixels square starting there).
+    width·r × height·r pixels starting there).
     """
+    height, width = len(layout), len(layout[0])
     origin = style.frame_width * r
-    side = int(round(2 * origin + GRID * r))
-    board = Image.new("RGBA", (side, side), style.frame + (255,))
+    side_x, side_y = int(round(2 * origin + width * r)), int(round(2 * origin + height * r))
+    board = Image.new("RGBA", (side_x, side_y), style.frame + (255,))
     draw = ImageDraw.Draw(board)
-    draw.rectangle((origin, origin, origin + GRID * r, origin + GRID * r), fill=style.line)
+    draw.rectangle((origin, origin, origin + width * r, origin + height * r), fill=style.line)
     half_line = style.line_width * r / 2
-    for row in range(GRID):
-        for col in range(GRID):
+    for row in range(height):
+        for col in range(width):
             x0, y0 = origin + col * r + half_line, origin + row * r + half_line
             draw.rectangle(
                 (x0, y0, x0 + r - 2 * half_line, y0 + r - 2 * half_line), fill=style.board
@@ -756,7 +757,8 @@ def render_topdown(
     _draw_premiums(draw, layout, style, r, origin, rng)
     _draw_centre(draw, layout, style, r, origin)
     if style.square_grain > 0:
-        board = _grained(board, style.square_grain, (int(origin), int(origin + GRID * r)), rng)
+        grid_box = (int(origin), int(origin), int(origin + width * r), int(origin + height * r))
+        board = _grained(board, style.square_grain, grid_box, rng)
     lift_angle = rng.uniform(0, 2 * math.pi)
     lift = (style.lift * r * math.cos(lift_angle), style.lift * r * math.sin(lift_angle))
     # Light from above hardly shows a tile's edges; light from the side darkens them.
@@ -772,8 +774,8 @@ def render_topdown(
             _place_tile(board, patch, centre, lift, rng.normal(0, 2.5), style, relief)
     arr = np.asarray(board.convert("RGB")).astype(np.float32)
     texture = cv2.resize(
-        rng.normal(0, 1, (side // 8 + 1, side // 8 + 1)).astype(np.float32),
-        (side, side),
+        rng.normal(0, 1, (side_y // 8 + 1, side_x // 8 + 1)).astype(np.float32),
+        (side_x, side_y),
         interpolation=cv2.INTER_CUBIC,
     )
     arr *= 1 + 0.03 * texture[..., None]
@@ -810,11 +812,15 @@ def random_pose(rng: np.random.Generator, max_tilt: float = 40.0) -> Pose:
     )
 
 
-def _fitting_pose(rng: np.random.Generator, size: tuple[int, int]) -> Pose:
-    """A random pose shrunk until the whole grid lies inside the photo."""
+def _fitting_pose(
+    rng: np.random.Generator, size: tuple[int, int], extent: tuple[float, float] = (1.0, 1.0)
+) -> Pose:
+    """A random pose shrunk until the whole grid lies inside the photo; `extent` is the grid's
+    width and height over its longer side."""
     w, h = size
     pose = random_pose(rng)
-    unit = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    ex, ey = extent
+    unit = np.float32([[-ex, -ey], [ex, -ey], [ex, ey], [-ex, ey]])
     for _ in range(12):
         seen = _projection(pose, size, unit, pose.fill * min(w, h) / 2)
         if (seen.min(0) > 0).all() and (seen.max(0) < [w, h]).all():
@@ -909,13 +915,14 @@ def _photo_effects(img: np.ndarray, rng: np.random.Generator, cell_px: float) ->
 
 def render_board_photo(
     rows: list[str],
-    variant: str = "erudit",
+    variant: str | Variant = "erudit",
     style: Style | None = None,
     seed: int = 0,
     size: tuple[int, int] = (1200, 900),
     pose: Pose | None = None,
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """A synthetic phone photo of a board holding `rows` (board text format, `*` a star tile).
+    """A synthetic phone photo of a board holding `rows` (board text format, `*` a star tile) on
+    the layout of `variant` (a shipped variant's name or a `Variant`), of any size.
 
     Returns (BGR image, grid corners, rows): corners is a 4×2 float32 array of the playing grid's
     outer corners in image pixels, in board order — the top-left corner of row 1 / column A, then
@@ -925,23 +932,28 @@ def render_board_photo(
     >>> img, corners, truth = render_board_photo(["." * 15] * 15, "en", seed=1)
     """
     rng = np.random.default_rng(seed)
-    chosen = load_variant(variant)
+    chosen = load_variant(variant) if isinstance(variant, str) else variant
+    height, width = chosen.layout.height, chosen.layout.width
+    if len(rows) != height or any(len(line) != width for line in rows):
+        raise ValueError(f"the rows do not fill the {width}×{height} board of {chosen.name}")
+    longer = max(height, width)
     style = style or random_style(rng)
-    pose = pose or _fitting_pose(rng, size)
+    pose = pose or _fitting_pose(rng, size, (width / longer, height / longer))
     w, h = size
     values = {letter: chosen.value(letter) for letter in chosen.alphabet}
-    cell_in_photo = pose.fill * min(w, h) / GRID
+    # The grid's longer side spans `pose.fill` of the photo's shorter side.
+    cell_in_photo = pose.fill * min(w, h) / longer
     r = int(np.clip(cell_in_photo * 1.2, 24, 96))
     top, origin = render_topdown(rows, chosen.layout.rows, style, r, rng, values)
-    side = top.shape[0]
-    centre = side / 2
-    board_pts = np.float32([[0, 0], [side, 0], [side, side], [0, side]]) - centre
+    side_y, side_x = top.shape[:2]
+    centre = np.float32([side_x / 2, side_y / 2])
+    board_pts = np.float32([[0, 0], [side_x, 0], [side_x, side_y], [0, side_y]]) - centre
     grid_pts = np.float32(
         [
             [origin, origin],
-            [origin + GRID * r, origin],
-            [origin + GRID * r, origin + GRID * r],
-            [origin, origin + GRID * r],
+            [origin + width * r, origin],
+            [origin + width * r, origin + height * r],
+            [origin, origin + height * r],
         ]
     )
     scale = cell_in_photo / r
@@ -950,25 +962,30 @@ def render_board_photo(
     homography = cv2.getPerspectiveTransform(board_pts + centre, dst)
     bgr_top = cv2.cvtColor(top, cv2.COLOR_RGB2BGR)
     photo = _background(rng, w, h)
-    shadow = cv2.warpPerspective(np.full((side, side), 255, np.uint8), homography, (w, h))
+    shadow = cv2.warpPerspective(np.full((side_y, side_x), 255, np.uint8), homography, (w, h))
     shadow = cv2.GaussianBlur(
         np.roll(shadow, (int(cell_in_photo * 0.3),) * 2, (0, 1)), (0, 0), cell_in_photo * 0.3 + 1
     )
     photo = (photo * (1 - 0.4 * shadow[..., None] / 255)).astype(np.uint8)
     warped = cv2.warpPerspective(bgr_top, homography, (w, h), flags=cv2.INTER_AREA)
-    mask = cv2.warpPerspective(np.full((side, side), 255, np.uint8), homography, (w, h))
+    mask = cv2.warpPerspective(np.full((side_y, side_x), 255, np.uint8), homography, (w, h))
     photo = np.where(mask[..., None] > 127, warped, photo)
     photo = _photo_effects(photo, rng, cell_in_photo)
     return photo, corners, list(rows)
 
 
 def random_rows(
-    rng: np.random.Generator, alphabet: tuple[str, ...], density: float, blank: str = "?"
+    rng: np.random.Generator,
+    alphabet: tuple[str, ...],
+    density: float,
+    blank: str = "?",
+    height: int = GRID,
+    width: int = GRID,
 ) -> list[str]:
-    """Random board contents: each cell a tile with probability density (letters uniform, a few
-    blanks or stars), for training and tests rather than plausible play."""
+    """Random contents of a `height` x `width` board: each cell a tile with probability density
+    (letters uniform, a few blanks or stars), for training and tests rather than plausible play."""
     cells = []
-    for _ in range(GRID * GRID):
+    for _ in range(height * width):
         if rng.random() >= density:
             cells.append(".")
         elif rng.random() < 0.1:
@@ -976,4 +993,4 @@ def random_rows(
             cells.append(blank)
         else:
             cells.append(str(rng.choice(alphabet)))
-    return ["".join(cells[i * GRID : (i + 1) * GRID]) for i in range(GRID)]
+    return ["".join(cells[i * width : (i + 1) * width]) for i in range(height)]
