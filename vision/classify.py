@@ -74,6 +74,24 @@ def visual_class(label: str) -> int:
     return VISUAL_CLASSES.index(LOOK_ALIKES.get(label, label))
 
 
+class UnreadableVariant(ValueError):
+    """A variant with tile letters the cell model was not trained to read."""
+
+
+def check_readable(variant: Variant) -> None:
+    """Raise `UnreadableVariant` naming the letters of `variant` that no class of the model shows.
+
+    >>> from scorer.variant import load_variant
+    >>> check_readable(load_variant("erudit"))
+    """
+    unknown = [letter for letter in variant.alphabet if letter not in LABELS]
+    if unknown:
+        raise UnreadableVariant(
+            f"the cell model cannot read the letters {' '.join(unknown)} of {variant.title}; "
+            f"it knows {''.join(label for label in LABELS if len(label) == 1)}"
+        )
+
+
 def variant_labels(variant: Variant) -> tuple[str, ...]:
     """The labels that compete for a cell in this variant: empty, its blank tile (the star tile
     when the variant's blank shows a star, else the plain blank) and its alphabet.

@@ -2,6 +2,8 @@
 
 Each stage is timed; the classifier is passed in so a caller reading many photos loads it once.
 Grid corners a person marked on a photo where no board was found replace the locate stage.
+A board that is not square may lie either way across the photo: its grid is looked for as rows ×
+cols and as cols × rows, the better fit kept, and the reading turned upright as rows × cols.
 """
 
 from __future__ import annotations
@@ -14,9 +16,9 @@ import numpy as np
 
 from scorer.variant import Variant
 from vision.calibrate import cell_looks, rotate_looks
-from vision.classify import CellClassifier, read_cells
-from vision.decode import DEFAULT_MAX_PIXELS, decode_photo
-from vision.locate import GridLocation, locate_grid
+from vision.classify import CellClassifier, check_readable, read_cells
+from vision.decode import DEFAULT_MAX_PIXELS, Photo, decode_photo
+from vision.locate import BoardNotFound, GridLocation, locate_grid
 from vision.orient import choose_rotation, rotate_predictions
 from vision.reading import BoardReading
 from vision.rectify import Corners, check_corners, rectify
@@ -45,21 +47,22 @@ def read_board(
     (quality 1), and the tiles' rotation is still found from the cells.
 
     Raises `vision.decode.PhotoError` for bytes that are not a usable image,
-    `vision.locate.BoardNotFound` when the photo shows no board grid and
-    `vision.rectify.CornersError` when the marked corners cannot be the grid.
+    `vision.locate.BoardNotFound` when the photo shows no board grid,
+    `vision.rectify.CornersError` when the marked corners cannot be the grid and
+    `vision.classify.UnreadableVariant` for a variant whose letters the cell model cannot read.
 
     >>> reading = read_board(open("board.jpg", "rb").read(), load_variant("en"))  # doctest: +SKIP
     >>> print(reading.text)  # doctest: +SKIP
     """
-    rows, cols = variant.layout.height, variant.layout.width
+    check_readable(variant)
+    upright = variant.layout.height, variant.layout.width
     timings: dict[str, float] = {}
     photo = _timed(timings, "decode", lambda: decode_photo(data, max_pixels=max_pixels))
     if corners is None:
-        location = _timed(
-            timings, "locate", lambda: locate_grid(photo.image, rows, cols, variant.layout.rows)
-        )
+        location, (rows, cols) = _timed(timings, "locate", lambda: _locate(photo, variant))
     else:
-        marked = check_corners(corners, photo.width, photo.height)
+        rows, cols = _marked_shape(corners, upright)
+        marked = check_corners(corners, photo.width, photo.height, rows, cols)
         location = GridLocation(corners=(marked + 0.5) / photo.scale - 0.5, quality=1.0)
     # Loaded only now, so a photo without a board is refused even where no model is installed.
     classifier = classifier or CellClassifier()
@@ -71,7 +74,7 @@ def read_board(
     predictions = _timed(timings, "classify", lambda: classifier.predict(grid, rows, cols))
 
     def orient():
-        rotation, _ = choose_rotation(predictions)
+        rotation, _ = choose_rotation(predictions, upright=upright)
         looks = rotate_looks(cell_looks(grid, rows, cols), rows, cols, rotation)
         return rotation, read_cells(
             rotate_predictions(predictions, rotation), variant, whole_board=True, looks=looks
@@ -94,3 +97,50 @@ def read_board(
         photo_size=(photo.width, photo.height),
         timings_ms=timings,
     )
+
+
+def _locate(photo: Photo, variant: Variant) -> tuple[GridLocation, tuple[int, int]]:
+    """The grid and its (rows, cols) as the photo shows it: a board that is not square is looked
+    for both ways across, and the better fit wins (a wrong shape fits part of the grid at best:
+    a 12×16 board turned a quarter fit 0.82 as 16×12 and 0.47 as 12×16)."""
+    height, width = variant.layout.height, variant.layout.width
+    shapes = [(height, width)] if height == width else [(height, width), (width, height)]
+    found: list[tuple[GridLocation, tuple[int, int]]] = []
+    refusal: BoardNotFound | None = None
+    for shape in shapes:
+        # The turns the board may lie at when its grid shows this shape.
+        turns = (0, 1, 2, 3) if len(shapes) == 1 else (0, 2) if shape == shapes[0] else (1, 3)
+        seen = _seen_layout(variant.layout.rows, turns)
+        try:
+            found.append((locate_grid(photo.image, *shape, seen), shape))
+        except BoardNotFound as exc:
+            refusal = refusal or exc
+    if not found:
+        assert refusal is not None
+        raise refusal
+    return max(found, key=lambda item: item[0].quality)
+
+
+def _seen_layout(layout: tuple[str, ...], quarter_turns: tuple[int, ...]) -> list[str] | None:
+    """The premium layout as a photo of the board lying at any of `quarter_turns` shows it, or
+    None when those turns show it differently (the locator then does without the premium squares,
+    since which turn it is is known only once the tiles are read). The centre square is left out
+    of the comparison: a kind of one square tells the locator nothing."""
+    views = [np.rot90(np.array([list(line) for line in layout]), k) for k in quarter_turns]
+    centre = np.logical_or.reduce([np.isin(view, list("*+")) for view in views])
+    plain = [np.where(centre, "", view) for view in views]
+    if any(not np.array_equal(plain[0], other) for other in plain[1:]):
+        return None
+    return ["".join(line) for line in views[0]]
+
+
+def _marked_shape(corners: Corners, upright: tuple[int, int]) -> tuple[int, int]:
+    """The (rows, cols) of a grid a person marked: a board that is not square lies the way its
+    marked sides are longer (top and bottom against left and right)."""
+    rows, cols = upright
+    points = np.asarray(corners, dtype=np.float64)
+    if rows == cols or points.shape != (4, 2):
+        return upright
+    sides = np.linalg.norm(np.roll(points, -1, axis=0) - points, axis=1)
+    across, down = sides[0] + sides[2], sides[1] + sides[3]
+    return upright if (across > down) == (cols > rows) else (cols, rows)
