@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scorer.variant import Variant, load_variant, variant_names
+from scorekeeper.variants import add_variant_arguments, chosen_variant
+from scorer.variant import Variant, VariantError
 
 if TYPE_CHECKING:
     from vision.reading import BoardReading
@@ -22,13 +23,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "read",
         help="read the board in photos",
-        description="Find the board in each photo and print it as 15 lines of board text "
+        description="Find the board in each photo and print it as board text, a line a row "
         "('.' empty, a letter a tile, '?' a blank), boards of several photos separated by an "
         "empty line. With several photos and --overlay, the "
         "pictures are written as OUT-1.png, OUT-2.png, ... in the order of the photos.",
     )
     parser.add_argument("photos", nargs="+", metavar="PHOTO")
-    parser.add_argument("--variant", required=True, choices=variant_names())
+    add_variant_arguments(parser)
     parser.add_argument("--json", action="store_true", help="one JSON object per photo and line")
     parser.add_argument(
         "--overlay", metavar="OUT.png", help="write a check picture: the grid and letters read"
@@ -51,9 +52,15 @@ def overlay_paths(base: str, count: int) -> list[Path]:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here so that other commands do not pay for OpenCV and onnxruntime.
+    from vision.classify import UnreadableVariant, check_readable
     from vision.overlay import overlay_png
 
-    variant = load_variant(args.variant)
+    try:
+        variant = chosen_variant(args)
+        check_readable(variant)
+    except (VariantError, UnreadableVariant) as exc:
+        print(f"scorekeeper read: {exc}", file=sys.stderr)
+        return 2
     overlays = overlay_paths(args.overlay, len(args.photos)) if args.overlay else []
     failed = 0
     for index, photo in enumerate(args.photos):

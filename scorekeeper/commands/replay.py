@@ -12,13 +12,14 @@ import json
 import sys
 from pathlib import Path
 
+from scorekeeper.variants import add_variant_arguments, chosen_variant
 from scorer.board import square_name
 from scorer.dictionary import Dictionary, DictionaryError, dictionary_for
 from scorer.game import Game, GameError
 from scorer.sheet import sheet_dict
 from scorer.tracking import TrackResult
 from scorer.turns import turn_from_reading
-from scorer.variant import VariantError, load_variant, variant_names
+from scorer.variant import VariantError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -29,7 +30,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "the board after move 1) and print the score sheet. An unchanged board is a pass.",
     )
     parser.add_argument("photos", nargs="+", metavar="PHOTO")
-    parser.add_argument("--variant", required=True, choices=variant_names())
+    add_variant_arguments(parser)
     parser.add_argument("--players", required=True, help="names in turn order, comma-separated")
     parser.add_argument("--json", action="store_true", help="print the sheet as JSON")
     parser.add_argument("--lexicon", metavar="FILE", help="word list, one word a line")
@@ -62,19 +63,20 @@ def _print_sheet(game: Game, as_json: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.classify import CellClassifier
+    from vision.classify import CellClassifier, UnreadableVariant, check_readable
     from vision.decode import PhotoError
     from vision.locate import BoardNotFound
     from vision.pipeline import read_board
 
     try:
-        variant = load_variant(args.variant)
+        variant = chosen_variant(args)
+        check_readable(variant)
         players = tuple(name.strip() for name in args.players.split(","))
         game = Game(variant, players)
         dictionary: Dictionary | None = dictionary_for(
             variant, args.lexicon, enabled=not args.no_dictionary
         )
-    except (VariantError, GameError, DictionaryError) as exc:
+    except (VariantError, UnreadableVariant, GameError, DictionaryError) as exc:
         print(f"scorekeeper replay: {exc}", file=sys.stderr)
         return 2
 
