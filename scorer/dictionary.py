@@ -1,17 +1,19 @@
 """Word checking behind one small interface (RULES.md §5), and naming unknown blanks from the words.
 
 A `Dictionary` answers valid / invalid / not checked for one word. Russian, Эрудит and Ukrainian
-use pymorphy3's dictionaries (loaded lazily, once per process per language); English uses a word
-list the user supplies. `dictionary_for` picks one from the variant's `dictionary` field.
+use pymorphy3's dictionaries (loaded lazily, once per process per language); English uses the word
+list shipped in `data/words/` (built by tools/build_en_words.py) unless the players give their
+own. `dictionary_for` picks one from the variant's `dictionary` field.
 """
 
 from __future__ import annotations
 
+import gzip
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pymorphy3
@@ -212,21 +214,51 @@ class MorphDictionary(Dictionary):
         return WordVerdict(word, Verdict.INVALID, why)
 
 
-class WordListDictionary(Dictionary):
-    """A user-supplied word list: one word a line, any case; blank lines and `#` lines ignored.
+# The word lists shipped with the package.
+WORD_LISTS = Path(__file__).parent / "data" / "words"
 
-    The file is read on the first check. Only a line's first word counts, so lists that carry a
-    definition after the word work too. With no file, every word is "not checked".
+
+@lru_cache(maxsize=8)
+def _read_word_list(path: Path, stamp: tuple[int, int]) -> frozenset[str]:
+    """The upper-cased first words of a list's lines, read once per file version (`stamp`: its
+    mtime and size): the service builds a dictionary per request, and a list of 400,000 words
+    takes a few tenths of a second to read."""
+    try:
+        if path.suffix == ".gz":
+            with gzip.open(path, "rt", encoding="utf-8-sig") as handle:
+                text = handle.read()
+        else:
+            text = path.read_text(encoding="utf-8-sig")
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        raise DictionaryError(f"word list {str(path)!r} cannot be read: {exc}") from exc
+    return frozenset(
+        line.split()[0].upper()
+        for line in text.splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    )
+
+
+class WordListDictionary(Dictionary):
+    """A word list: one word a line, any case; blank lines and `#` lines ignored; `.gz` files are
+    read through gzip.
+
+    The file is read on the first check (and once per process while it is unchanged). Only a
+    line's first word counts, so lists that carry a definition after the word work too. With no
+    file, every word is "not checked". `label` names the list in the verdicts' reasons.
     """
 
-    name = "wordlist"
-
     def __init__(
-        self, path: str | Path | None, equivalent_letters: Iterable[Iterable[str]] = ()
+        self,
+        path: str | Path | None,
+        equivalent_letters: Iterable[Iterable[str]] = (),
+        name: str = "wordlist",
+        label: str | None = None,
     ) -> None:
         self.path = None if path is None else Path(path)
         if self.path is not None and not self.path.is_file():
             raise DictionaryError(f"word list {str(self.path)!r} is not a readable file")
+        self.name = name
+        self.label = label or (f"the word list {self.path.name}" if self.path else "")
         self._table = _equivalence_table(equivalent_letters)
         self._words: frozenset[str] | None = None
 
@@ -240,14 +272,11 @@ class WordListDictionary(Dictionary):
     def _load(self) -> frozenset[str]:
         assert self.path is not None
         try:
-            text = self.path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
+            stat = self.path.stat()
+        except OSError as exc:
             raise DictionaryError(f"word list {str(self.path)!r} cannot be read: {exc}") from exc
-        return frozenset(
-            self._key(line.split()[0])
-            for line in text.splitlines()
-            if line.strip() and not line.lstrip().startswith("#")
-        )
+        words = _read_word_list(self.path.resolve(), (stat.st_mtime_ns, stat.st_size))
+        return frozenset(w.translate(self._table) for w in words) if self._table else words
 
     def check(self, word: str) -> WordVerdict:
         """Valid when the list holds `word` (case-insensitive); not checked without a list."""
@@ -256,8 +285,8 @@ class WordListDictionary(Dictionary):
         if self._words is None:
             self._words = self._load()
         if self._key(word) in self._words:
-            return WordVerdict(word, Verdict.VALID, f"in the word list {self.path.name}")
-        return WordVerdict(word, Verdict.INVALID, f"not in the word list {self.path.name}")
+            return WordVerdict(word, Verdict.VALID, f"in {self.label}")
+        return WordVerdict(word, Verdict.INVALID, f"not in {self.label}")
 
 
 class NullDictionary(Dictionary):
@@ -288,6 +317,9 @@ _DICTIONARIES: dict[str, Callable[[Variant], Dictionary]] = {
     "ru": _morph("ru", any_word_form),
     "erudit": _morph("ru", nominative_noun),
     "uk": _morph("uk", any_word_form),
+    "en": lambda variant: WordListDictionary(
+        WORD_LISTS / "en.txt.gz", variant.equivalent_letters, "en", "the English word list"
+    ),
     "wordlist": lambda variant: WordListDictionary(None, variant.equivalent_letters),
 }
 

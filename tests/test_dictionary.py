@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import gzip
+import json
 
 import pytest
 
@@ -49,7 +51,7 @@ def uk() -> Dictionary:
 def test_dictionary_is_chosen_by_the_variant_data(ru: Dictionary, erudit: Dictionary) -> None:
     assert (ru.name, erudit.name) == ("ru", "erudit")
     assert dictionary_for(load_variant("uk")).name == "uk"
-    assert dictionary_for(load_variant("en")).name == "wordlist"
+    assert dictionary_for(load_variant("en")).name == "en"
 
 
 @pytest.mark.parametrize("word", ["СЛОВО", "слово", "КОТ", "НОЖНИЦЫ", "ЧАСЫ", "ПОРТНОЙ"])
@@ -141,6 +143,12 @@ def test_word_list_is_case_insensitive_and_skips_comments(tmp_path) -> None:
     assert "words.txt" in en.check("XYZZY").reason
 
 
+def test_a_gzipped_word_list_is_read_too(tmp_path) -> None:
+    path = tmp_path / "words.txt.gz"
+    path.write_bytes(gzip.compress(b"# comment\nzyzzyva\n"))
+    assert dictionary_for(load_variant("en"), word_list=path).is_valid("ZYZZYVA") is True
+
+
 def test_word_list_is_read_on_first_check(tmp_path) -> None:
     path = tmp_path / "words.txt"
     path.write_text("old\n", encoding="utf-8")
@@ -162,8 +170,8 @@ def test_missing_word_list_is_a_clear_error(tmp_path) -> None:
         dictionary_for(load_variant("en"), word_list=tmp_path / "absent.txt")
 
 
-def test_without_a_word_list_words_are_not_checked() -> None:
-    verdict = dictionary_for(load_variant("en")).check("QI")
+def test_a_variant_without_a_shipped_list_does_not_check_words() -> None:
+    verdict = dictionary_for(load_variant("pl")).check("QI")
     assert verdict.verdict is Verdict.NOT_CHECKED
     assert verdict.is_valid is None
     assert verdict.reason == "no word list given: words not checked"
@@ -177,7 +185,7 @@ def test_checking_can_be_switched_off(ru_variant: Variant) -> None:
 
 def test_unknown_dictionary_kind_is_a_clear_error(ru_variant: Variant) -> None:
     klingon = dataclasses.replace(ru_variant, dictionary="klingon")
-    with pytest.raises(DictionaryError, match="unknown dictionary 'klingon'; known: erudit"):
+    with pytest.raises(DictionaryError, match="unknown dictionary 'klingon'; known: en, erudit"):
         dictionary_for(klingon)
 
 
@@ -243,3 +251,85 @@ def test_blank_search_needs_unknown_blanks(ru_variant: Variant, ru: Dictionary) 
     assert blank_candidates(board, ru_variant, ru) == {}
     with pytest.raises(ValueError, match="does not hold an unknown blank"):
         blank_assignments(board, ru_variant, ru, [(0, 0)])
+
+
+# --- the English word list shipped for `en` games ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def en() -> Dictionary:
+    return dictionary_for(load_variant("en"))
+
+
+@pytest.mark.parametrize(
+    "word",
+    # The sample game's words, two-letter words of both tournament lists, a Collins word, and
+    # words of today's English that older lists lack.
+    ["COWED", "TOWNS", "GRAVY", "LINES", "QI", "ZA", "XU", "JO", "AA", "OK", "QAT", "ZE", "VLOG"],
+)
+def test_the_shipped_english_list_accepts_played_words(en: Dictionary, word: str) -> None:
+    verdict = en.check(word.lower())
+    assert verdict.verdict is Verdict.VALID
+    assert verdict.reason == "in the English word list"
+
+
+@pytest.mark.parametrize(
+    "word, misread",
+    # What the cell reader confuses: I/L, O/Q, C/G, V/Y, E/F.
+    [("LINES", "IINES"), ("CLAY", "CIAY"), ("QUOTE", "OUOTE"), ("COWED", "GOWED"),
+     ("GRAVY", "GRAVV"), ("FEAST", "EEAST")],
+)  # fmt: skip
+def test_the_shipped_english_list_tells_a_word_from_its_misreading(
+    en: Dictionary, word: str, misread: str
+) -> None:
+    assert en.is_valid(word) is True
+    assert en.check(misread).reason == "not in the English word list"
+
+
+def test_the_players_own_list_replaces_the_shipped_one(tmp_path) -> None:
+    path = tmp_path / "nwl.txt"
+    path.write_text("CAT\nZZZ\n", encoding="utf-8")
+    own = dictionary_for(load_variant("en"), word_list=path)
+    assert [own.is_valid(w) for w in ["ZZZ", "CAT", "QI"]] == [True, True, False]
+    assert own.check("QI").reason == "not in the word list nwl.txt"
+
+
+def test_an_en_game_on_the_service_checks_words_without_a_list(tmp_path) -> None:
+    from test_storage import FakeReader, new_game, photo, reading
+
+    from server.service import GameService
+    from server.storage import Store
+
+    reader = FakeReader()
+    service = GameService(Store(str(tmp_path / "db.sqlite"), tmp_path / "data"), reader)
+    # I or L at I8: only CLAY is a word, so the shipped list settles it.
+    uncertain = reading({7: ".......CIAY...."}, {"I8": [("I", 0.6), ("L", 0.4)]})
+    game_id = new_game(service, word_list=None)
+    turn = service.post_photo(game_id, reader.add(photo(1), uncertain), None)
+    assert turn["status"] == "committed" and turn["move"]["word"] == "CLAY"
+    phony = service.play_move(game_id, "J7", "XAQ", None)
+    assert phony["invalid_words"] == ["XAQ"]
+    # Without the dictionary the photo is a question, not a guess.
+    unchecked = new_game(service, word_list=None, dictionary=False)
+    assert service.post_photo(unchecked, photo(1), None)["status"] == "needs_review"
+
+
+def test_an_en_replay_on_the_command_line_checks_words_by_default(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    from test_storage import reading
+
+    import vision.classify
+    import vision.pipeline
+    from scorekeeper.cli import main
+
+    uncertain = reading({7: ".......CIAY...."}, {"I8": [("I", 0.6), ("L", 0.4)]})
+    monkeypatch.setattr(vision.classify, "CellClassifier", lambda: None)
+    monkeypatch.setattr(vision.pipeline, "read_board", lambda data, variant, model: uncertain)
+    photo = tmp_path / "turn.jpg"
+    photo.write_bytes(b"a photo")
+    replay = ["replay", "--variant", "en", "--players", "Ann,Ben", "--json", str(photo)]
+    assert main(replay) == 0
+    assert [m["word"] for m in json.loads(capsys.readouterr().out)["moves"]] == ["CLAY"]
+    assert main([*replay, "--no-dictionary"]) == 1
+    assert "several readings are possible" in capsys.readouterr().err
