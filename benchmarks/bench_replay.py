@@ -3,16 +3,17 @@ blanks as plain tiles. Prints turns scored as recorded, turns that needed review
 per turn (read + track + validate + score).
 
     python benchmarks/bench_replay.py [--games 20] [--shared ../shared] [--size 1600x1200]
-        [--model FILE.onnx] [--lexicon WORDS.txt]
+        [--model FILE.onnx] [--lexicon WORDS.txt | --no-dictionary]
 
 Every photo is tracked against the game as recorded so far (a turn that needed review or was
 read wrongly is then recorded as it really was, as a player would correct it), so one bad photo
 does not spoil the rest of the game. Boards are drawn in the calibrated style of each edition
 (`--random-styles`: a new random style, fonts and colours for every photo).
 
-The games are English and, as by default, read without a word list: a cell that could be either of
-two letters goes to review. `--lexicon` gives the players' word list (one word a line; e.g. Debian's
-`wamerican-insane`, lower-case lines only), which then settles such cells as the product does.
+The games are English and, as in the product, words are checked with the shipped English word
+list, which settles a cell that could be either of two letters when only one makes words.
+`--lexicon` gives the players' own word list instead (one word a line), `--no-dictionary` none:
+such cells then go to review.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ def main() -> int:
     parser.add_argument("--random-styles", action="store_true")
     parser.add_argument("--model", help="an ONNX cell model to use instead of the shipped one")
     parser.add_argument("--lexicon", type=Path, help="a word list to settle uncertain letters")
+    parser.add_argument("--no-dictionary", action="store_true", help="do not check words")
     args = parser.parse_args()
     gcg_dir = args.shared / "gcg"
     if not gcg_dir.is_dir():
@@ -90,18 +92,18 @@ def main() -> int:
             continue
         if sum(isinstance(e, Play) for e in game.events) < 10:
             continue  # test positions, not games
-        dictionary = None
-        if args.lexicon:
-            # One per variant, loaded once: the first turn's time should not include the load.
-            name = game.variant.name
-            if name not in dictionaries:
-                try:
-                    dictionaries[name] = dictionary_for(game.variant, args.lexicon)
-                    dictionaries[name].check("A")
-                except DictionaryError as exc:
-                    print(exc, file=sys.stderr)
-                    return 2
-            dictionary = dictionaries[name]
+        # One per variant, loaded once: the first turn's time should not include the load.
+        name = game.variant.name
+        if name not in dictionaries:
+            try:
+                dictionaries[name] = dictionary_for(
+                    game.variant, args.lexicon, enabled=not args.no_dictionary
+                )
+                dictionaries[name].check("A")
+            except DictionaryError as exc:
+                print(exc, file=sys.stderr)
+                return 2
+        dictionary = dictionaries[name]
         games += 1
         style = None if args.random_styles else edition_style(game.variant.name)
         done: list = []

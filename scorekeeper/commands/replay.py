@@ -33,7 +33,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     add_variant_arguments(parser)
     parser.add_argument("--players", required=True, help="names in turn order, comma-separated")
     parser.add_argument("--json", action="store_true", help="print the sheet as JSON")
-    parser.add_argument("--lexicon", metavar="FILE", help="word list, one word a line")
+    parser.add_argument(
+        "--lexicon",
+        metavar="FILE",
+        help="the players' word list, one word a line, instead of the variant's own dictionary",
+    )
     parser.add_argument("--no-dictionary", action="store_true", help="do not check words")
     parser.set_defaults(run=run)
 
