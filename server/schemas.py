@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from scorer.variant import layout_names
 
@@ -33,8 +33,21 @@ class OptionsIn(BaseModel):
     challenge_bonus: int = Field(5, ge=0, description="points for a failed five-point challenge")
 
 
+# Characters of a players' own variant file: a 25×25 layout and a hundred letters fit in 4 000.
+MAX_VARIANT_FILE = 20_000
+
+
 class CreateGameIn(BaseModel):
-    variant: str = Field(examples=["ru"])
+    """A shipped `variant` by name, or the players' own edition as a `variant_file`."""
+
+    variant: str | None = Field(None, examples=["ru"], description="a shipped variant's name")
+    variant_file: str | None = Field(
+        None,
+        max_length=MAX_VARIANT_FILE,
+        description="instead of `variant`, the text of the players' own variant file: TOML as in "
+        "scorer/data/variants/, its `layout` a shipped layout's name or its own rows of "
+        "= - \" ' * + . (any rectangle, 5 to 25 squares a side); kept with the game",
+    )
     players: list[str] = Field(min_length=2, max_length=4, examples=[["Аня", "Борис"]])
     options: OptionsIn = OptionsIn()
     layout: str | None = Field(None, description="a board layout other than the variant's own")
@@ -48,6 +61,12 @@ class CreateGameIn(BaseModel):
 
     dictionary: bool = True
     word_list: str | None = Field(None, description="a word list, one word a line")
+
+    @model_validator(mode="after")
+    def _one_variant(self) -> CreateGameIn:
+        if (self.variant is None) == (self.variant_file is None):
+            raise ValueError("give either variant (a shipped one's name) or variant_file")
+        return self
 
 
 class WordOut(BaseModel):

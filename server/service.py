@@ -36,9 +36,17 @@ from scorer.game import (
 from scorer.sheet import sheet_dict
 from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, certain_reading
 from scorer.turns import Turn, turn_from_move, turn_from_reading
-from scorer.variant import Variant, VariantError, load_layout, load_variant, variant_names
+from scorer.variant import (
+    Variant,
+    VariantError,
+    load_layout,
+    load_variant,
+    parse_variant,
+    variant_names,
+)
 from server.events import event_from_json, event_to_json, fold
 from server.storage import GameRecord, Store, TurnRecord, Tx, now
+from vision.classify import UnreadableVariant, check_readable
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
 from vision.rectify import CornersError
 
@@ -175,7 +183,9 @@ class GameService:
     # --- games -------------------------------------------------------------------------------
 
     def _variant(self, record: GameRecord) -> Variant:
-        variant = load_variant(record.variant).with_options(**record.options)
+        own = record.variant_file
+        variant = parse_variant(own, "variant_file") if own else load_variant(record.variant)
+        variant = variant.with_options(**record.options)
         return variant.with_layout(record.layout) if record.layout else variant
 
     def _dictionary(self, record: GameRecord, variant: Variant) -> Dictionary:
@@ -205,27 +215,35 @@ class GameService:
 
     def create_game(
         self,
-        variant: str,
+        variant: str | None,
         players: list[str],
         options: dict[str, Any],
         layout: str | None,
         dictionary: bool,
         word_list: str | None,
+        variant_file: str | None = None,
     ) -> dict[str, Any]:
-        """Create a game; returns `{"id", "token", "game"}` (the token is shown only here)."""
+        """Create a game of a shipped `variant` or of the players' own `variant_file` (its text,
+        kept with the game); returns `{"id", "token", "game"}` (the token is shown only here)."""
         try:
-            rules = load_variant(variant).with_options(**options)
+            if variant_file is None:
+                rules = load_variant(variant or "")
+            else:
+                rules = parse_variant(variant_file, "variant_file")
+                # Photos are the service's way in: letters no photo can show are refused now.
+                check_readable(rules)
+            rules = rules.with_options(**options)
             if layout:
                 rules = rules.with_layout(load_layout(layout))
             Game(rules, tuple(players))
-        except (VariantError, GameError, TypeError) as exc:
+        except (VariantError, UnreadableVariant, GameError, TypeError) as exc:
             raise ServiceError("bad_request", str(exc)) from exc
         except (KeyError, FileNotFoundError, ValueError) as exc:
             raise ServiceError("bad_request", f"unknown variant or layout: {exc}") from exc
         token = secrets.token_urlsafe(24)
         record = GameRecord(
             secrets.token_hex(6),
-            variant,
+            rules.name,
             list(players),
             options,
             layout,
@@ -233,6 +251,7 @@ class GameService:
             word_list,
             hash_token(token),
             now(),
+            variant_file,
         )
         try:
             self._dictionary(record, rules)

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_DATA_DIR = Path("scorekeeper-data")
 DB_FILE = "scorekeeper.db"
 BUSY_TIMEOUT_S = 30
@@ -35,7 +35,8 @@ _SCHEMA = [
         dictionary INTEGER NOT NULL,
         word_list TEXT,
         token_hash TEXT NOT NULL,
-        created TEXT NOT NULL
+        created TEXT NOT NULL,
+        variant_file TEXT
     )""",
     """CREATE TABLE IF NOT EXISTS events (
         game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -65,6 +66,13 @@ _SCHEMA = [
 ]
 
 
+# Changes from each version to the next, applied in order to an older database.
+_MIGRATIONS = {
+    # 1 -> 2: a game may carry its players' own variant file.
+    1: ["ALTER TABLE games ADD COLUMN variant_file TEXT"],
+}
+
+
 class StorageError(RuntimeError):
     """The database cannot be opened or holds a schema this version does not know."""
 
@@ -87,6 +95,8 @@ class GameRecord:
     word_list: str | None
     token_hash: str
     created: str
+    variant_file: str | None = None
+    """The text of the players' own variant file (`variant` is then its name), or None."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +125,7 @@ def _game(row: tuple) -> GameRecord:
         row[6],
         row[7],
         row[8],
+        row[9],
     )
 
 
@@ -124,7 +135,7 @@ def _turn(row: tuple) -> TurnRecord:
     )
 
 
-_GAME_COLUMNS = "id, variant, players, options, layout, dictionary, word_list, token_hash, created"
+_GAME_COLUMNS = "id, variant, players, options, layout, dictionary, word_list, token_hash, created, variant_file"
 _TURN_COLUMNS = "id, game_id, photo_sha, status, event_seq, state, response, created"
 
 
@@ -144,7 +155,7 @@ class Tx:
     def create_game(self, game: GameRecord) -> None:
         """Insert a new game's row."""
         self._run(
-            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO games ({_GAME_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game.id,
                 game.variant,
@@ -155,6 +166,7 @@ class Tx:
                 game.word_list,
                 game.token_hash,
                 game.created,
+                game.variant_file,
             ),
         )
 
@@ -326,6 +338,11 @@ class Store:
                         f"the database has schema version {row[0]}; this scorekeeper knows "
                         f"up to {SCHEMA_VERSION}: upgrade scorekeeper"
                     )
+                elif row[0] < SCHEMA_VERSION:
+                    for version in range(row[0], SCHEMA_VERSION):
+                        for statement in _MIGRATIONS[version]:
+                            tx._run(statement)
+                    tx._run("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
         finally:
             connection.close()
 

@@ -30,6 +30,7 @@ def create_game(body: CreateGameIn, service: Service) -> dict:
         body.layout,
         body.dictionary,
         body.word_list,
+        body.variant_file,
     )
 
 

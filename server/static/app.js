@@ -110,7 +110,8 @@ const I18N = {
 
 // Layout characters (RULES.md §1) → cell classes; "+" is a centre square with no premium.
 const PREMIUM_CLASS = { "'": "dl", '"': "tl", "-": "dw", "=": "tw", "*": "centre", "+": "start" };
-const COLUMNS = "ABCDEFGHIJKLMNO";
+// GCG column letters; a variant's own board may be up to 25 squares wide.
+const COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
 const POLL_MS = 5000;
 
 const $ = (id) => document.getElementById(id);
@@ -385,9 +386,9 @@ function joinGame(event) {
 // ---- the board ----
 
 function parsePosition(position) {
-  const across = /^(\d+)([A-O])$/.exec(position || "");
+  const across = /^(\d+)([A-Y])$/.exec(position || "");
   if (across) return { row: Number(across[1]) - 1, col: COLUMNS.indexOf(across[2]), across: true };
-  const down = /^([A-O])(\d+)$/.exec(position || "");
+  const down = /^([A-Y])(\d+)$/.exec(position || "");
   if (down) return { row: Number(down[2]) - 1, col: COLUMNS.indexOf(down[1]), across: false };
   return null;
 }
@@ -437,8 +438,10 @@ function renderBoard() {
 
   const editable = Boolean(pending && state.token);
   const cells = [];
-  for (let r = 0; r < 15; r++) {
-    for (let c = 0; c < 15; c++) {
+  const height = rows.length;
+  const width = rows[0].length;
+  for (let r = 0; r < height; r++) {
+    for (let c = 0; c < width; c++) {
       const key = `${r},${c}`;
       let ch = rows[r][c];
       const doubt = uncertain.get(key);
@@ -466,6 +469,8 @@ function renderBoard() {
       cells.push(cell);
     }
   }
+  $("board").style.setProperty("--rows", height);
+  $("board").style.setProperty("--cols", width);
   $("board").replaceChildren(...cells);
 }
 
