@@ -108,7 +108,7 @@ class PendingOut(BaseModel):
     message: str
     move: MoveOut | None
     board: list[str] | None = Field(
-        None, description="the board as read, new tiles included (15 board-text rows)"
+        None, description="the board as read, new tiles included (board-text rows, top first)"
     )
     uncertain: list[UncertainOut]
     misreads: list[MisreadOut]
