@@ -3,6 +3,7 @@ perspective, refusal of photos without a board, and the real photos from ../shar
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -11,7 +12,13 @@ import numpy as np
 import pytest
 
 from scorer.variant import load_variant
-from training.render import Pose, random_rows, render_board_photo, scrabble_style
+from training.render import (
+    Pose,
+    heldout_edition,
+    random_rows,
+    render_board_photo,
+    scrabble_style,
+)
 from vision.decode import decode_photo
 from vision.locate import BoardNotFound, locate_grid
 from vision.rectify import CornersError, check_corners, rectify
@@ -261,6 +268,20 @@ def _no_board_photos() -> dict[str, np.ndarray]:
         value=(128, 128, 128),
     )
     return {"noise": noise, "wall": wall, "blank page": page, "face": face, "chessboard": chess}
+
+
+@pytest.mark.parametrize("seed", [2, 10])
+def test_wood_print_board_without_grid_lines_is_found_from_its_premium_squares(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    style = dataclasses.replace(heldout_edition(rng, "wood_print"), line_width=0.0)
+    rows = random_rows(rng, load_variant("en").alphabet, 0.1)
+    photo, truth, _ = render_board_photo(rows, "en", style, seed, (960, 720))
+    # No lines to fit: without the layout the board is refused...
+    with pytest.raises(BoardNotFound):
+        locate_grid(photo, 15, 15)
+    # ...and its premium squares find it.
+    found = locate_grid(photo, 15, 15, LAYOUT)
+    assert corner_error_cells(found.corners, truth) < 0.25
 
 
 @pytest.mark.parametrize("name", ["noise", "wall", "blank page", "face", "chessboard"])

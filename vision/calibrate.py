@@ -37,9 +37,7 @@ _MIDDLE = (0.25, 0.75)
 _RIM = 0.12
 _COLOURS = slice(0, 6)
 # BGR -> (lightness, red-green, yellow-blue), each about 0-255 wide like OpenCV's 8-bit Lab.
-_OPPONENT = np.array(
-    [[0.114, 0.587, 0.299], [0.0, -0.5, 0.5], [-0.5, 0.25, 0.25]], dtype=np.float32
-)
+OPPONENT = np.array([[0.114, 0.587, 0.299], [0.0, -0.5, 0.5], [-0.5, 0.25, 0.25]], dtype=np.float32)
 # Smallest spread per feature: lighting across a board varies more than the siblings measured.
 _FLOOR = np.array([6.0, 5.0, 5.0, 6.0, 5.0, 5.0, 3.0])
 # How far the photo may move a cell's odds: up to 10⁶× towards empty (a square plainly like its
@@ -60,7 +58,7 @@ def cell_looks(grid_image: np.ndarray, rows: int, cols: int) -> np.ndarray:
     # Half the classifier's cell size is plenty for colours, at a quarter of the cost.
     cy, cx = max(8, height // rows // 2), max(8, width // cols // 2)
     small = cv2.resize(grid_image, (cols * cx, rows * cy), interpolation=cv2.INTER_AREA)
-    lab = small.astype(np.float32) @ _OPPONENT.T
+    lab = small.astype(np.float32) @ OPPONENT.T
     blocks = lab[: rows * cy, : cols * cx].reshape(rows, cy, cols, cx, 3)
     blocks = blocks.transpose(0, 2, 1, 3, 4).reshape(rows * cols, cy, cx, 3)
     ys, xs = np.mgrid[0:cy, 0:cx]

@@ -30,6 +30,10 @@
    finally move by whole cells to where squares of the same premium look most alike; when they
    point elsewhere without settling it, or the grid does not fit where they point, the photo is
    refused too.
+5. Boards without visible lines. When no fit reaches `MIN_QUALITY` and the layout is known, the
+   grid is sought from its premium squares alone (`_premium_grid`): inside each candidate
+   outline, the inset (the frame) at which squares of one premium kind look most alike, as long
+   as they do so clearly better there than a cell away; faint lines then refine it if they can.
 
 Thresholds are calibrated with `benchmarks/bench_locate.py` (rendered photos of random and
 calibrated editions, photos without a board, and the real photos in ../shared).
@@ -42,6 +46,8 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+from vision.calibrate import OPPONENT
 
 WORK_LONG_SIDE = 1100  # px: locating needs a few px per grid line, not the full photo
 _CANDIDATE_SIDE = 360  # px: square warp used to score a candidate quadrilateral
@@ -69,6 +75,22 @@ _PREMIUM_MARGIN = 0.05
 _PREMIUM_MOVE = 2.0
 _PREMIUM_DOUBT = 1.5
 _PREMIUM_MOVES = 3  # rounds of premium-based moves
+# The premium-square search for boards without visible lines: a square warp of each candidate
+# outline this many px wide, and insets (the frame's width) up to this fraction of the outline's
+# side on each axis, in this many steps.
+_PREMIUM_SEARCH_SIDE = 240
+# The least share of the colour spread the layout must explain at the grid found from premium
+# squares, beyond what it explains a cell away. Rendered boards whose lines no fit found scored
+# 0.19-0.40, wrong outlines up to 0.04, photos without a board up to 0.095 (a blank page).
+MIN_PREMIUM_FIT = 0.15
+MIN_PREMIUM_ALONE = 0.3
+_PREMIUM_MAX_INSET = 0.1
+_PREMIUM_STEPS = 41
+# Then each side alone, up to this fraction either way, in this many steps each way.
+_PREMIUM_FINE = 0.02
+_PREMIUM_FINE_STEPS = 5
+# Mean spread of cell colours (per cell and channel) below which a region shows no squares.
+_PREMIUM_MIN_SPREAD = 3.0
 _DOUBTFUL = np.zeros((4, 2))  # sentinel: the premium squares put the grid elsewhere
 # Line energy (blurred gradient, grey levels per pixel) a grid must show above the cell centres:
 # JPEG's 8-pixel blocks make a perfect but faint grid on any flat surface.
@@ -120,6 +142,17 @@ def locate_grid(
         if best is not None and best[0] >= MIN_QUALITY:
             break
     quality, corners = best if best is not None else (0.0, None)
+    if quality < MIN_QUALITY and layout is not None:
+        found = _premium_grid(colour, candidates, np.array([list(line) for line in layout]))
+        if found is not None and found[0] >= MIN_PREMIUM_FIT:
+            # Faint lines settle the corners the premium squares placed roughly; without them
+            # the premium squares alone must be clearer (their fit was off by up to 0.6 of a
+            # cell at 0.19-0.22, within 0.2 of a cell where lines confirmed it).
+            refined = _refine(work, found[1], rows, cols, False)
+            if refined is not None and refined[0] >= MIN_QUALITY:
+                return GridLocation(corners=(refined[1] + 0.5) * factor - 0.5, quality=refined[0])
+            if found[0] >= MIN_PREMIUM_ALONE:
+                return GridLocation(corners=(found[1] + 0.5) * factor - 0.5, quality=found[0])
     if quality < MIN_QUALITY:
         raise BoardNotFound(f"no {rows}x{cols} board grid found (best fit quality {quality:.2f})")
     # The premium squares may move the grid by whole cells, again after a move while they still
@@ -194,6 +227,91 @@ def _premium_shift(colour: np.ndarray, corners: np.ndarray, layout: np.ndarray):
     moved = ideal + np.float32([dx * cell, dy * cell])
     back = cv2.perspectiveTransform(moved.reshape(1, 4, 2), np.linalg.inv(to_canon))
     return back.reshape(4, 2).astype(np.float64)
+
+
+def _premium_grid(
+    colour: np.ndarray, candidates: list[np.ndarray], layout: np.ndarray
+) -> tuple[float, np.ndarray] | None:
+    """The grid found from its premium squares alone, for boards whose lines are too faint to
+    fit (thin print, none at all, wood print): within each candidate outline, the grid inset by
+    the frame at which squares of the same premium kind look most alike. The inset is searched
+    the same on both sides of each axis first, then side by side. Returns (the share of the
+    cells' colour spread the layout explains, corners) of the best candidate, or None when no
+    candidate shows premium squares at all.
+    """
+    rows, cols = layout.shape
+    side = _PREMIUM_SEARCH_SIDE
+    canonical = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    codes = [layout.ravel() == code for code in np.unique(layout)]
+    insets = np.linspace(0.0, _PREMIUM_MAX_INSET, _PREMIUM_STEPS)
+    even = np.stack([insets, 1 - insets], axis=1)
+    fine = np.linspace(-_PREMIUM_FINE, _PREMIUM_FINE, 2 * _PREMIUM_FINE_STEPS + 1)
+    best: tuple[float, np.ndarray] | None = None
+    for quad in candidates:
+        to_canon = cv2.getPerspectiveTransform(quad.astype(np.float32), canonical)
+        canon = cv2.warpPerspective(
+            colour, to_canon, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+        )
+        summed = cv2.integral(canon.astype(np.float32) @ OPPONENT.T)
+
+        def explained(ys: np.ndarray, xs: np.ndarray, summed: np.ndarray = summed) -> np.ndarray:
+            """[len(ys), len(xs)] share of the spread explained for grids spanning each
+            (top, bottom) of ys and (left, right) of xs, as fractions of the warp."""
+            y0, y1 = _cell_windows(ys, rows, side)
+            x0, x1 = _cell_windows(xs, cols, side)
+            y0, y1 = y0[:, None, :, None], y1[:, None, :, None]
+            x0, x1 = x0[None, :, None, :], x1[None, :, None, :]
+            area = ((y1 - y0) * (x1 - x0)).clip(1)[..., None]
+            means = (summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]) / area
+            means = means.reshape(len(ys), len(xs), rows * cols, 3)
+            spread = np.abs(means - np.median(means, axis=2, keepdims=True)).sum(axis=(2, 3))
+            within = sum(
+                np.abs(means[:, :, m] - np.median(means[:, :, m], axis=2, keepdims=True)).sum(
+                    axis=(2, 3)
+                )
+                for m in codes
+            )
+            # A plain surface (a blank page) has no spread to explain.
+            flat = spread < _PREMIUM_MIN_SPREAD * rows * cols * 3
+            return np.where(flat, 0.0, 1.0 - within / (spread + 1e-6))
+
+        scores = explained(even, even)
+        i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
+        ys, xs = even[i], even[j]
+        for _ in range(2):
+            # Each side on its own: frames are not always even, outlines not always exact.
+            pairs = np.stack(np.meshgrid(fine, fine), axis=-1).reshape(-1, 2)
+            x_options = xs + pairs
+            k = int(np.argmax(explained(ys[None], x_options)[0]))
+            xs = x_options[k]
+            y_options = ys + pairs
+            k = int(np.argmax(explained(y_options, xs[None])[:, 0]))
+            ys = y_options[k]
+        score = float(explained(ys[None], xs[None])[0, 0])
+        # The layout must explain the colours here and not a cell away: smooth light or a
+        # repeating pattern explains about as much anywhere.
+        step_x, step_y = (xs[1] - xs[0]) / cols, (ys[1] - ys[0]) / rows
+        moved = [explained(ys[None], (xs + d)[None])[0, 0] for d in (-step_x, step_x)] + [
+            explained((ys + d)[None], xs[None])[0, 0] for d in (-step_y, step_y)
+        ]
+        score -= max(float(max(moved)), 0.0)
+        if best is None or score > best[0]:
+            (top, bottom), (left, right) = ys * side, xs * side
+            inner = np.float32([[left, top], [right, top], [right, bottom], [left, bottom]])
+            back = cv2.perspectiveTransform(inner.reshape(1, 4, 2), np.linalg.inv(to_canon))
+            best = (score, back.reshape(4, 2).astype(np.float64))
+    return best
+
+
+def _cell_windows(spans: np.ndarray, count: int, side: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per span (start, end as fractions of `side`), the pixel range of each of `count` cells
+    along one axis, without its outer tenth on either side (grid lines, tile edges)."""
+    start = spans[:, :1] * side
+    step = (spans[:, 1:] - spans[:, :1]) * side / count
+    edges = start + step * np.arange(count)[None, :]
+    lo = np.clip(np.rint(edges + 0.1 * step), 0, side).astype(int)
+    hi = np.clip(np.rint(edges + 0.9 * step), 0, side).astype(int)
+    return lo, hi
 
 
 def _working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
