@@ -11,6 +11,8 @@ from vision.rectify import rectify
 
 # Columns of the test scores: empty, blank, and one letter.
 EMPTY, BLANK, LETTER = 0, 1, 2
+# How many tiles of each column the set holds (the empty column is not counted).
+COUNTS = np.array([0, 2, 9])
 WOOD = np.array([180.0, 140.0, 165.0, 175.0, 140.0, 162.0, 8.0])
 TILE = np.array([235.0, 128.0, 128.0, 232.0, 128.0, 128.0, 30.0])
 
@@ -29,7 +31,7 @@ def test_squares_like_their_empty_siblings_are_empty_however_sure_the_classifier
     scores[:20] = [0.0005, 0.999, 0.0005]  # wood-print squares taken for blank tiles
     scores[20:26] = [0.01, 0.0, 0.99]  # lettered tiles
     looks[20:26] = TILE
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, 2, cols=6)
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
     assert (out[:20].argmax(axis=1) == EMPTY).all()
     assert (out[20:26].argmax(axis=1) == LETTER).all()
     assert np.allclose(out.sum(axis=1), 1)
@@ -41,7 +43,7 @@ def test_a_blank_that_looks_like_the_tiles_stays_a_tile() -> None:
     looks[20:26] = TILE
     scores[30] = [0.3, 0.7, 0.0]  # an unsure blank, tile-coloured and with no ink
     looks[30] = TILE * [1, 1, 1, 1, 1, 1, 0] + [0, 0, 0, 0, 0, 0, 4]
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, 2, cols=6)
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
     assert out[30].argmax() == BLANK
     assert out[30, BLANK] > 0.7
 
@@ -57,15 +59,31 @@ def test_more_blanks_of_one_kind_than_the_set_holds_are_that_kinds_empty_look() 
         looks[i] = premium + np.random.default_rng(i).normal(0, 2, 7)
     scores[20:26] = [0.01, 0.0, 0.99]
     looks[20:26] = TILE
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, 2, cols=6)
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
     assert (out[40:48].argmax(axis=1) == EMPTY).all()
+
+
+def test_a_printed_label_read_as_one_letter_more_often_than_the_set_holds_is_empty() -> None:
+    # Seven squares of a kind printed "3" all read as the letter З, of which the set holds 2.
+    scores, looks, kinds = _board()
+    counts = np.array([0, 2, 2])
+    label = np.array([150.0, 170.0, 140.0, 150.0, 168.0, 140.0, 25.0])
+    for i in range(40, 47):
+        kinds[i] = "="
+        scores[i] = [0.01, 0.0, 0.99]
+        looks[i] = label + np.random.default_rng(i).normal(0, 2, 7)
+    scores[20:26] = [0.01, 0.0, 0.99]
+    looks[20:26] = TILE
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, counts, cols=6)
+    assert (out[40:47].argmax(axis=1) == EMPTY).all()
+    assert (out[20:26].argmax(axis=1) == LETTER).all()
 
 
 def test_without_tiles_nothing_becomes_a_tile() -> None:
     # An empty board: a glare spot on one square looks like none of its siblings, and stays empty.
     scores, looks, kinds = _board()
     looks[5] = TILE
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, 2, cols=6)
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
     assert out[5, EMPTY] >= scores[5, EMPTY]
     assert (out.argmax(axis=1) == EMPTY).all()
 

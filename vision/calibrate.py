@@ -7,13 +7,13 @@ of a kind look alike; the lettered tiles read with confidence show what this edi
 like. So:
 
 1. Each cell gets a look: the median colour (lightness and two opponent colours) of its middle
-   and of its rim (the rim shows the
-   grid lines on an empty square, the tile's edge and shadow on a tile), and the spread of
-   lightness in its middle (a letter's ink, a label's print, wood grain).
+   and of its rim (the rim shows the grid lines on an empty square, the tile's edge and shadow on
+   a tile), and the spread of lightness in its middle (a letter's ink, a label's print, grain).
 2. Per premium kind, the squares the classifier is sure are empty give that kind's empty look.
-   Where it is sure of none, but reads more blank tiles on squares of one kind than the whole set
-   holds, those look-alike "blanks" are that kind's empty look.
-3. The lettered tiles read with confidence give the tile look.
+   Where it is sure of none, but reads more of one tile on squares of one kind than the whole set
+   holds (eight blank tiles, or a printed "3" read as seven З), those look-alikes are that kind's
+   empty look.
+3. The lettered tiles read with confidence, but for such look-alikes, give the tile look.
 4. Each cell's odds of being empty are multiplied by how much better the empty look of its kind
    explains its colours than the tile look does (a ratio of two diagonal Gaussians), bounded
    both ways. Only a cell that lies among its empty siblings, its middle's spread included, is
@@ -119,21 +119,28 @@ def _log_ratios(
     squares: np.ndarray,
     empty: int,
     blank: int,
-    blank_count: int,
+    counts: np.ndarray,
 ) -> np.ndarray:
     """Per cell, the log factor by which the photo's own looks move its odds of being empty."""
     top = scores.argmax(axis=1)
     confidence = scores.max(axis=1)
-    lettered = (top != empty) & (top != blank) & (confidence >= SURE)
+    # Squares of one kind read as one tile more often than the set holds it.
+    too_many = np.zeros(len(scores), bool)
+    for kind in np.unique(kinds):
+        members = kinds == kind
+        labels, seen = np.unique(top[members], return_counts=True)
+        for label, count in zip(labels, seen, strict=True):
+            if label != empty and count > max(int(counts[label]), 1):
+                too_many |= members & (top == label)
+    lettered = (top != empty) & (top != blank) & (confidence >= SURE) & ~too_many
     log_ratio = np.zeros(len(scores))
     for kind in np.unique(kinds):
         members = kinds == kind
         sure_empty = members & (top == empty) & (confidence >= SURE)
-        read_blank = members & (top == blank)
         if sure_empty.sum() >= 2:
             siblings = sure_empty
-        elif read_blank.sum() > max(blank_count, 1):
-            siblings = read_blank
+        elif (members & too_many).sum() >= 2:
+            siblings = members & too_many
         else:
             continue
         reference = _reference(looks[siblings], squares[siblings], squares[members])
@@ -173,7 +180,7 @@ def relative_to_board(
     kinds: list[str],
     empty: int,
     blank: int,
-    blank_count: int,
+    counts: np.ndarray,
     cols: int,
     passes: int = PASSES,
 ) -> np.ndarray:
@@ -181,8 +188,8 @@ def relative_to_board(
     by the photo's own empty squares of its kind and its own tiles (see the module docstring).
 
     `kinds` is each cell's premium code, `empty` and `blank` the columns of the empty square and
-    of the variant's blank tile, `blank_count` how many blank tiles the set holds, `cols` the
-    board's width (cells are in row-major order). Each pass takes
+    of the variant's blank tile, `counts` per label column how many tiles of it the set holds,
+    `cols` the board's width (cells are in row-major order). Each pass takes
     its references from the previous pass's verdicts, always weighing the classifier's own
     scores: a few sure empties of an unseen edition make a rough empty look, the squares it wins
     over a truer one.
@@ -191,6 +198,6 @@ def relative_to_board(
     squares = np.stack(np.divmod(np.arange(len(scores)), cols), axis=1).astype(float)
     weighed = scores
     for _ in range(passes):
-        ratios = _log_ratios(weighed, looks, codes, squares, empty, blank, blank_count)
+        ratios = _log_ratios(weighed, looks, codes, squares, empty, blank, counts)
         weighed = _weighed(scores, ratios, empty)
     return weighed

@@ -214,7 +214,10 @@ def read_cells(
         if not whole_board:
             raise ValueError("looks need the whole board's layout")
         kinds = [code for line in variant.layout.rows for code in line]
-        scores = relative_to_board(scores, looks, kinds, 0, 1, variant.blank_count, preds.cols)
+        counts = np.array(
+            [0, variant.blank_count, *(variant.tiles[letter][0] for letter in variant.alphabet)]
+        )
+        scores = relative_to_board(scores, looks, kinds, 0, 1, counts, preds.cols)
     order = np.argsort(-scores, axis=1)[:, :3]
     cells = [
         CellReading(
