@@ -61,6 +61,11 @@ KNOWN_WEAKNESSES = """\
   (the held-out white board with mint tiles) read as blank tiles: 23 and 29 of 186 empty squares on
   the two test boards in tests/test_classify.py. In a game such scattered "tiles" make no legal
   play, so the turn goes to review rather than being recorded.
+- Alone, the model takes empty squares of editions it never saw for tiles: on the held-out edition
+  family (`benchmarks/bench_editions.py`: green boards with saturated premiums, wood-print
+  squares, any hue; 30 photos) it read 468 empty squares as tiles, wood-print squares above all
+  (73 % of those boards' cells right). The pipeline weighs tile or empty against the photo's own
+  empty squares and tiles (`vision.calibrate`): 91 to 98 % of cells right, no tile lost.
 - Thin regular-weight letters in small photos (a 2 MP photo with the board filling half of it) slip
   between look-alikes (O/Q, I/T, E/F, N/W): `benchmarks/bench_replay.py` sends those turns to
   review. In one of its photos the short tail of the renderer's Liberation Sans Q and its small 10
