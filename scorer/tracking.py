@@ -117,6 +117,11 @@ class TrackResult:
     unchecked_words: tuple[str, ...] = ()
     read_board: Board | None = field(default=None, repr=False)
 
+    @property
+    def gone(self) -> frozenset[Square]:
+        """Known tiles this photo read as empty (kept as misreads): the `steady` of the next."""
+        return frozenset(m.square for m in self.misreads if m.read == EMPTY)
+
 
 @dataclass(frozen=True)
 class _Cell:
@@ -292,9 +297,14 @@ def track(
     dictionary: Dictionary | None = None,
     last_play: ScoredPlay | None = None,
     thresholds: Thresholds = Thresholds(),
+    steady: frozenset[Square] = frozenset(),
 ) -> TrackResult:
     """Align `reading` with `known`, find and validate the move, and say whether it can be
     committed.
+
+    `steady`: known tiles the game's previous settled photo read as empty too. Read so again,
+    they are this edition's look of those tiles under this light, not a hand: they do not count
+    towards a photo's hidden tiles, so the same question is not asked photo after photo.
 
     Known tiles stay known: one read as another letter, or as empty, is a misread and keeps its
     letter, unless exactly the last play's tiles look gone (a withdrawn play), most of them do
@@ -307,6 +317,10 @@ def track(
         rotation, grid, seen = align(known, reading)
     except ValueError as exc:
         return TrackResult(TurnStatus.REJECTED, str(exc))
+    # Steadily unseen tiles say nothing of whether this is the game's board.
+    unseen = sum(1 for r, c in steady if known.get(r, c) is not None and grid[r][c].symbol == EMPTY)
+    if unseen and known.tile_count() > unseen:
+        seen *= known.tile_count() / (known.tile_count() - unseen)
     if seen < thresholds.match:
         return TrackResult(
             TurnStatus.NEEDS_REVIEW,
@@ -349,7 +363,7 @@ def track(
         return _gone_review(
             known, gone, "the last play looks partly taken back", rotation, misreads
         )
-    if not taken_back and len(gone) >= _HIDDEN_LIMIT:
+    if not taken_back and len(set(gone) - steady) >= _HIDDEN_LIMIT:
         return _gone_review(
             known, gone, "known tiles look gone: a hand or glare?", rotation, misreads
         )

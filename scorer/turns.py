@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from scorer.board import Board, parse_position
+from scorer.board import Board, Square, parse_position
 from scorer.dictionary import Dictionary
 from scorer.errors import IllegalPlay, PlayErrorCode
 from scorer.game import ChallengeWithdrawn, Event, Game, GameError, Pass, Play
@@ -68,11 +68,17 @@ def _refused(result: TrackResult, exc: GameError | IllegalPlay) -> TrackResult:
     )
 
 
-def turn_from_reading(game: Game, reading: Reading, dictionary: Dictionary | None) -> Turn:
-    """Track `reading` against `game`'s board (the last play may be seen withdrawn)."""
+def turn_from_reading(
+    game: Game,
+    reading: Reading,
+    dictionary: Dictionary | None,
+    steady: frozenset[Square] = frozenset(),
+) -> Turn:
+    """Track `reading` against `game`'s board (the last play may be seen withdrawn); `steady`
+    are the known tiles the previous settled photo read as empty (`TrackResult.gone`)."""
     state = game.state
     last = state.last_play.play if state.last_play else None
-    result = track(state.board, reading, game.variant, dictionary, last_play=last)
+    result = track(state.board, reading, game.variant, dictionary, last_play=last, steady=steady)
     event = _event(game, result)
     if result.status is TurnStatus.COMMITTED and event is None:
         return Turn(dataclasses.replace(result, message=NOTHING_TO_RECORD), None)

@@ -474,7 +474,12 @@ class GameService:
             if replayed is not None:
                 return replayed
             game = self._require_open(tx, record)
-            turn = turn_from_reading(game, reading, self._dictionary(record, game.variant))
+            # Known tiles the last photo read as empty too are this edition's look (see track).
+            last = tx.last_photo_turn(game_id)
+            steady = frozenset(
+                (int(r), int(c)) for r, c in (last.state.get("gone", []) if last else [])
+            )
+            turn = turn_from_reading(game, reading, self._dictionary(record, game.variant), steady)
             if turn.result.status is TurnStatus.REJECTED:
                 response = {"status": "rejected", "message": turn.result.message}
                 tx.add_turn(
@@ -565,6 +570,7 @@ class GameService:
             "board": body["board"],
             "uncertain": body["uncertain"],
             "play": event_to_json(Play(game.state.turn, result.play)) if result.play else None,
+            "gone": sorted(result.gone),
         }
         if existing:
             tx.update_turn(turn_id, status, seq, state)

@@ -269,6 +269,15 @@ class Tx:
         ).fetchone()
         return None if row is None else _turn(row)
 
+    def last_photo_turn(self, game_id: str) -> TurnRecord | None:
+        """The game's latest photo turn that recorded an event, or None."""
+        row = self._run(
+            f"SELECT {_TURN_COLUMNS} FROM turns WHERE game_id = ? AND status = 'committed' "
+            "AND photo_sha <> '' AND event_seq IS NOT NULL ORDER BY event_seq DESC LIMIT 1",
+            (game_id,),
+        ).fetchone()
+        return None if row is None else _turn(row)
+
     def turns_with_photo(self, game_id: str, photo_sha: str) -> list[TurnRecord]:
         """The game's turns made from the photo with this sha256, oldest first."""
         rows = self._run(

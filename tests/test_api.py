@@ -645,3 +645,22 @@ def test_real_pipeline_reads_a_rendered_photo(tmp_path: Path) -> None:
             assert turn["status"] == "needs_review" and turn["message"]
             assert turn["game"]["pending"]["turn_id"] == turn["turn_id"]
             assert turn["game"]["board"] == ["." * 15] * 15
+
+
+def test_known_tiles_read_as_empty_photo_after_photo_are_not_asked_about(
+    client: TestClient, reader: FakeReader
+) -> None:
+    created = client.post(
+        "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": "PLACATE\n"}
+    )
+    game = Api(client, reader, created.json())
+    assert game.photo(photo(900), reading({7: ".PLACATE......."})).json()["status"] == "committed"
+    # Two tiles of a pale edition read as empty: misreads, the board unchanged (a pass).
+    second = game.photo(photo(901), reading({7: ".PL.C.TE......."}))
+    assert second.json()["status"] == "committed", second.text
+    assert {m["square"] for m in second.json()["misreads"]} == {"D8", "F8"}
+    # The same two and one more: three tiles gone at once would ask "a hand or glare?", but two
+    # of them are this board's look by now.
+    third = game.photo(photo(902), reading({7: ".PL.C..E......."}))
+    assert third.json()["status"] == "committed", third.text
+    assert game.game()["board"][7] == ".PLACATE......."

@@ -161,6 +161,22 @@ def test_several_known_tiles_gone_need_review() -> None:
     assert [c.square for c in result.uncertain] == [(7, 5), (7, 6), (7, 7)]
 
 
+def test_known_tiles_gone_in_the_previous_photo_too_are_not_asked_again() -> None:
+    # An edition whose pale tiles read as empty squares: the first photo asks (a hand?), the
+    # next, showing the same tiles gone and nothing else, is this board's look.
+    known = SLOVO.place({(9, 5 + i): Tile(ch) for i, ch in enumerate("КОРОВА")})
+    pale = [(7, 5), (7, 6), (7, 7)]
+    covered = reading_of(known.place(dict.fromkeys(pale)))
+    first = track(known, covered, RU, dictionary_for(RU))
+    assert first.status is TurnStatus.NEEDS_REVIEW
+    again = track(known, covered, RU, dictionary_for(RU), steady=frozenset(pale))
+    assert again.status is TurnStatus.COMMITTED and again.kind is ChangeKind.UNCHANGED
+    assert again.board == known and again.gone == frozenset(pale)
+    # A hand over three other tiles is still a hand.
+    hand = reading_of(known.place(dict.fromkeys([*pale, (9, 5), (9, 6), (9, 7)])))
+    assert track(known, hand, RU, None, steady=frozenset(pale)).status is TurnStatus.NEEDS_REVIEW
+
+
 def test_last_play_partly_gone_needs_review() -> None:
     after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
     last = find_play(SLOVO, after, RU)

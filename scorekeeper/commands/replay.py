@@ -90,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"scorekeeper replay: the cell model cannot be loaded: {exc}", file=sys.stderr)
         return 2
     previous_digest = None
+    # Known tiles the previous photo read as empty (see scorer.tracking.track's `steady`).
+    steady: frozenset[tuple[int, int]] = frozenset()
     for photo in args.photos:
         try:
             data = Path(photo).read_bytes()
@@ -109,11 +111,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"scorekeeper replay: {photo}: {exc}", file=sys.stderr)
             _print_sheet(game, args.json)
             return 2
-        turn = turn_from_reading(game, reading, dictionary)
+        turn = turn_from_reading(game, reading, dictionary, steady)
         if not turn.committed:
             print(f"scorekeeper replay: {photo}: {_describe(turn.result)}", file=sys.stderr)
             _print_sheet(game, args.json)
             return 1
+        steady = turn.result.gone
         if turn.event is None:
             continue  # the empty board before the first move
         if turn.result.invalid_words:
