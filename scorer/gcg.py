@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -94,8 +95,24 @@ class GcgPlayer:
         >>> GcgPlayer.from_name("Анна Мария")
         GcgPlayer(nick='Анна_Мария', name='Анна Мария')
         """
-        nick = re.sub(r"\s+", "_", name.strip()).replace(":", "_") or "player"
-        return cls(nick, name.strip())
+        name = one_line(name)
+        return cls(name.replace(" ", "_").replace(":", "_") or "player", name)
+
+
+def one_line(text: str) -> str:
+    r"""`text` fit for one line of GCG: control, format and unassigned characters (Unicode C*) and
+    line breaks made spaces, runs of spaces made one, the ends stripped.
+
+    >>> one_line(" Ann\nSmith\x00 ")
+    'Ann Smith'
+    """
+    cleaned = "".join(
+        " "
+        if unicodedata.category(char)[0] == "C" or unicodedata.category(char) in ("Zl", "Zp")
+        else char
+        for char in text
+    )
+    return " ".join(cleaned.split())
 
 
 @dataclass(frozen=True)

@@ -206,9 +206,17 @@ def _gcg_event(line: SheetLine) -> GcgEvent:
 
 
 def gcg_record(game: Game) -> GcgRecord:
-    """The game as a `GcgRecord` (its `#tile-distribution` names the variant)."""
+    """The game as a `GcgRecord` (its `#tile-distribution` names the variant). Every name fits
+    GCG, whatever was stored (`GcgPlayer.from_name`), and two players never share a nickname."""
+    players: list[GcgPlayer] = []
+    for name in game.players:
+        player = GcgPlayer.from_name(name)
+        nick, number = player.nick, 2
+        while nick in {p.nick for p in players}:
+            nick, number = f"{player.nick}_{number}", number + 1
+        players.append(GcgPlayer(nick, player.name))
     return GcgRecord(
-        players=[GcgPlayer.from_name(name) for name in game.players],
+        players=players,
         pragmas={"tile-distribution": game.variant.name},
         events=[_gcg_event(line) for line in game.state.lines],
     )
