@@ -238,6 +238,59 @@ def _read_word_list(path: Path, stamp: tuple[int, int]) -> frozenset[str]:
     )
 
 
+# A players' own list: the shipped English one (464,437 words of at most 45 letters) fits.
+MAX_LIST_WORDS = 1_000_000
+MAX_WORD_LETTERS = 64
+
+
+def list_words(text: str) -> list[tuple[int, str]]:
+    r"""The words of a word list's text with their line numbers: each line's first word, blank
+    lines, `#` lines and a byte-order mark left out (as `WordListDictionary` reads a file).
+
+    >>> list_words("# mine\ncat a small feline\n\nDOG\n")
+    [(2, 'cat'), (4, 'DOG')]
+    """
+    return [
+        (number, line.split()[0])
+        for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+
+
+def check_word_list(text: str, variant: Variant) -> int:
+    r"""How many words the players' own list holds; raises `DictionaryError` naming the first line
+    that breaks a limit: over `MAX_LIST_WORDS` words, a word over `MAX_WORD_LETTERS` letters, or
+    a character that is no letter of `variant` (an equivalent letter, Ё for Е, is one).
+
+    >>> from scorer.variant import load_variant
+    >>> check_word_list("cat\ndog\n", load_variant("en"))
+    2
+    >>> check_word_list("cat\ndon't\n", load_variant("en"))
+    Traceback (most recent call last):
+    scorer.dictionary.DictionaryError: word list line 2: DON'T holds "'", not a letter of Scrabble (English)
+    """
+    words = list_words(text)
+    if len(words) > MAX_LIST_WORDS:
+        raise DictionaryError(f"the word list has {len(words)} words, over {MAX_LIST_WORDS}")
+    letters = set(variant.alphabet)
+    letters |= {other for group in variant.equivalent_letters for other in group}
+    longest = max((len(word) for _, word in words), default=0)
+    if longest <= MAX_WORD_LETTERS and set("".join(w for _, w in words).upper()) <= letters:
+        return len(words)  # the common case, checked at once
+    for number, word in words:
+        if len(word) > MAX_WORD_LETTERS:
+            raise DictionaryError(
+                f"word list line {number}: a word of {len(word)} letters, over {MAX_WORD_LETTERS}"
+            )
+        foreign = sorted(set(word.upper()) - letters)
+        if foreign:
+            raise DictionaryError(
+                f'word list line {number}: {word.upper()} holds "{foreign[0]}", '
+                f"not a letter of {variant.title}"
+            )
+    return len(words)
+
+
 class WordListDictionary(Dictionary):
     """A word list: one word a line, any case; blank lines and `#` lines ignored; `.gz` files are
     read through gzip.
