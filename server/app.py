@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from server.service import GameService, OverlayMaker, PhotoReader, ServiceError
 from server.storage import DB_FILE, DEFAULT_DATA_DIR, Store
 
 MAX_BODY_BYTES = 25 * 1024 * 1024
+MAX_DETAIL = 2_000  # characters of a validation error's detail
 STATIC_DIR = Path(__file__).parent / "static"
 log = logging.getLogger("scorekeeper.server")
 
@@ -59,6 +60,25 @@ def error_response(code: str, detail: str, retry_with: str | None = None) -> JSO
     if retry_with:
         body["retry_with"] = retry_with
     return JSONResponse(body, status_code=STATUS.get(code, 400))
+
+
+def validation_detail(errors: Sequence[Any], limit: int = MAX_DETAIL) -> str:
+    """Pydantic's problems as one line, `field.path: message; ...`, short whatever was sent: a
+    path part (a dict key the client chose) is cut at 40 characters, the whole at `limit`."""
+
+    def part(value: object) -> str:
+        text = str(value)
+        return text if len(text) <= 40 else f"{text[:37]}..."
+
+    problems = "; ".join(
+        f"{'.'.join(part(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
+        for e in errors[:10]
+    )
+    if len(errors) > 10:
+        problems += f"; and {len(errors) - 10} more"
+    if len(problems) > limit:
+        problems = problems[: limit - 3] + "..."
+    return problems or "invalid request"
 
 
 class BodyLimit:
@@ -193,10 +213,7 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
-        )
-        return error_response("validation", problems or "invalid request")
+        return error_response("validation", validation_detail(exc.errors()))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -4,9 +4,22 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Path, Request
 
 from server.service import GameService
+
+# A game's or a turn's id in a path: the ids the server makes are 12 hex digits.
+GameId = Annotated[str, Path(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+TurnId = Annotated[str, Path(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+# A client's retry key: a UUID, a timestamp and a random part, a hash, base64.
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        max_length=128,
+        pattern=r"^[A-Za-z0-9._~:+/=-]+$",
+        description="the same key sent again (a retry) gets the first answer, never a second turn",
+    ),
+]
 
 
 def get_service(request: Request) -> GameService:
@@ -18,7 +31,9 @@ Service = Annotated[GameService, Depends(get_service)]
 
 
 def require_token(
-    game_id: str, service: Service, authorization: Annotated[str | None, Header()] = None
+    game_id: GameId,
+    service: Service,
+    authorization: Annotated[str | None, Header(max_length=200)] = None,
 ) -> None:
     """Let a write through only with the game's token (`Authorization: Bearer <token>`)."""
     token = None

@@ -1,12 +1,65 @@
-"""Pydantic models of every request and response body: the OpenAPI contract of /work/notes/API.md."""
+"""Pydantic models of every request and response body: the OpenAPI contract (DESIGN.md §6).
+
+Every request field is bounded (lengths, counts, ranges, known keys), so a hostile client gets a
+422 saying which field, never a 5 MB name sent back in every answer or a 500 from deeper down.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+import unicodedata
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
+from scorer.dictionary import MAX_LIST_WORDS, MAX_WORD_LETTERS
+from scorer.game import MAX_PLAYERS, MIN_PLAYERS
 from scorer.variant import layout_names
+
+MAX_NAME = 40  # characters of a player's name
+MAX_RACK = 20  # tiles on a rack (a variant file allows up to 20)
+MAX_SQUARES = 25 * 25  # squares of the largest board a variant file may have
+# The shipped English list (4.9 MB of UTF-8, 464,437 words) fits in a player's own list.
+MAX_WORD_LIST_BYTES = 8_000_000
+
+
+def _printable(text: str, what: str, allowed: str = "") -> str:
+    """`text` when it holds no control, format, surrogate, private-use or unassigned character
+    (Unicode category C*) nor a line or paragraph separator, but for those in `allowed`."""
+    bad = sorted(
+        char
+        for char in set(text) - set(allowed)
+        if unicodedata.category(char)[0] == "C" or unicodedata.category(char) in ("Zl", "Zp")
+    )
+    if bad:
+        raise ValueError(f"{what} must not hold the character U+{ord(bad[0]):04X}")
+    return text
+
+
+def _player_name(name: str) -> str:
+    return _printable(name, "a player's name")
+
+
+PlayerName = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_NAME),
+    AfterValidator(_player_name),
+    Field(
+        description=f"1 to {MAX_NAME} characters after stripping: letters, digits, spaces, "
+        "punctuation and symbols; no control characters (newline, NUL)",
+        examples=["Аня"],
+    ),
+]
+# A player named in a request about an existing game (a challenger, a rack's owner).
+NamedPlayer = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
+Tiles = Annotated[str, Field(max_length=MAX_RACK)]
 
 
 class ErrorOut(BaseModel):
@@ -20,7 +73,7 @@ class ErrorOut(BaseModel):
     )
 
 
-class OptionsIn(BaseModel):
+class OptionsOut(BaseModel):
     """House options (RULES.md §7), as in `scorer.variant.Options`."""
 
     blank_scores_letter: bool = False
@@ -30,7 +83,18 @@ class OptionsIn(BaseModel):
     nine_tile_racks: bool = False
     tournament: bool = False
     challenge: Literal["double", "five_point"] = "double"
-    challenge_bonus: int = Field(5, ge=0, description="points for a failed five-point challenge")
+    challenge_bonus: int = Field(5, description="points for a failed five-point challenge")
+
+
+class OptionsIn(OptionsOut):
+    """The house options a game is created with: known keys only, scores in range."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    finish_line: int = Field(0, ge=0, le=10_000, description="0: off; else the winning score")
+    challenge_bonus: int = Field(
+        5, ge=0, le=1_000, description="points for a failed five-point challenge"
+    )
 
 
 # Characters of a players' own variant file: a 25×25 layout and a hundred letters fit in 4 000.
@@ -40,7 +104,9 @@ MAX_VARIANT_FILE = 20_000
 class CreateGameIn(BaseModel):
     """A shipped `variant` by name, or the players' own edition as a `variant_file`."""
 
-    variant: str | None = Field(None, examples=["ru"], description="a shipped variant's name")
+    variant: str | None = Field(
+        None, max_length=40, examples=["ru"], description="a shipped variant's name"
+    )
     variant_file: str | None = Field(
         None,
         max_length=MAX_VARIANT_FILE,
@@ -48,9 +114,13 @@ class CreateGameIn(BaseModel):
         "scorer/data/variants/, its `layout` a shipped layout's name or its own rows of "
         "= - \" ' * + . (any rectangle, 5 to 25 squares a side); kept with the game",
     )
-    players: list[str] = Field(min_length=2, max_length=4, examples=[["Аня", "Борис"]])
+    players: list[PlayerName] = Field(
+        min_length=MIN_PLAYERS, max_length=MAX_PLAYERS, examples=[["Аня", "Борис"]]
+    )
     options: OptionsIn = OptionsIn()
-    layout: str | None = Field(None, description="a board layout other than the variant's own")
+    layout: str | None = Field(
+        None, max_length=40, description="a board layout other than the variant's own"
+    )
 
     @field_validator("layout")
     @classmethod
@@ -60,7 +130,29 @@ class CreateGameIn(BaseModel):
         return layout
 
     dictionary: bool = True
-    word_list: str | None = Field(None, description="a word list, one word a line")
+    word_list: str | None = Field(
+        None,
+        max_length=MAX_WORD_LIST_BYTES,
+        description=f"the players' own word list, one word a line (a line's first word counts; "
+        f"blank and # lines ignored): at most {MAX_WORD_LIST_BYTES // 1_000_000} MB of UTF-8, "
+        f"{MAX_LIST_WORDS} words of at most {MAX_WORD_LETTERS} letters, each letter one of the "
+        "variant's",
+    )
+
+    @field_validator("word_list")
+    @classmethod
+    def _word_list_text(cls, text: str | None) -> str | None:
+        if text is None:
+            return text
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_WORD_LIST_BYTES:
+            raise ValueError(f"the word list is {size} bytes of UTF-8, over {MAX_WORD_LIST_BYTES}")
+        return _printable(text, "a word list", allowed="\t\n\r\ufeff")
+
+    @field_validator("variant_file")
+    @classmethod
+    def _variant_file_text(cls, text: str | None) -> str | None:
+        return text if text is None else _printable(text, "a variant file", allowed="\t\n\r")
 
     @model_validator(mode="after")
     def _one_variant(self) -> CreateGameIn:
@@ -124,7 +216,7 @@ class GameOut(BaseModel):
     id: str
     variant: str
     players: list[str]
-    options: OptionsIn
+    options: OptionsOut
     layout: list[str] = Field(description="premium squares, rows of = - \" ' * + . characters")
     alphabet: list[str]
     rack_size: int
@@ -174,15 +266,20 @@ class VariantOut(BaseModel):
     blank_name: str
     blank_symbol: str
     rack_size: int
-    options: OptionsIn
+    options: OptionsOut
 
 
 class VariantsOut(BaseModel):
     variants: list[VariantOut]
 
 
+Square = Annotated[str, Field(min_length=1, max_length=8, examples=["H8"])]
+CellText = Annotated[str, Field(min_length=1, max_length=8)]
+
+
 class CorrectIn(BaseModel):
-    cells: dict[str, str] = Field(
+    cells: dict[Square, CellText] = Field(
+        max_length=MAX_SQUARES,
         examples=[{"H8": "А", "I8": "."}],
         description="square → board-text character (`.` empty, `?` blank, lower case a blank's letter)",
     )
@@ -204,21 +301,23 @@ class MoveIn(BaseModel):
 
 
 class BlankIn(BaseModel):
-    square: str = Field(examples=["H8"])
-    letter: str = Field(examples=["А"])
+    square: Square
+    letter: str = Field(max_length=8, examples=["А"])
 
 
 class ExchangeIn(BaseModel):
-    count: int | None = Field(None, ge=1)
-    tiles: str | None = None
+    count: int | None = Field(None, ge=1, le=MAX_RACK)
+    tiles: Tiles | None = None
 
 
 class ChallengeIn(BaseModel):
-    challenger: str
+    challenger: NamedPlayer
     valid: bool | None = Field(
         None, description="were the words valid? null: the game's dictionary decides"
     )
 
 
 class EndIn(BaseModel):
-    racks: dict[str, str] = Field(examples=[{"Аня": "", "Борис": "ЖЮ"}])
+    racks: dict[NamedPlayer, Tiles] = Field(
+        max_length=MAX_PLAYERS, examples=[{"Аня": "", "Борис": "ЖЮ"}]
+    )

@@ -14,13 +14,14 @@ import json
 import logging
 import math
 import secrets
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from scorer.board import UNKNOWN_BLANK, Board, BoardTextError, Tile, parse_position, square_name
-from scorer.dictionary import Dictionary, DictionaryError, dictionary_for
+from scorer.dictionary import Dictionary, DictionaryError, check_word_list, dictionary_for
 from scorer.errors import IllegalPlay
 from scorer.game import (
     ChallengeFailed,
@@ -174,11 +175,22 @@ class GameService:
         self.read_timeout_s = read_timeout_s
         self.max_pixels = max_pixels
         self.reader_error = reader_error
-        self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="reader")
+        self._executor: ThreadPoolExecutor | None = None
+        self._executor_lock = threading.Lock()
 
     def close(self) -> None:
-        """Stop the reading threads."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the reading threads (a later photo starts new ones: an app's lifespan may be run
+        more than once, as test clients do)."""
+        with self._executor_lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def _reading_threads(self) -> ThreadPoolExecutor:
+        with self._executor_lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="reader")
+            return self._executor
 
     # --- games -------------------------------------------------------------------------------
 
@@ -254,6 +266,8 @@ class GameService:
             variant_file,
         )
         try:
+            if word_list is not None:
+                check_word_list(word_list, rules)
             self._dictionary(record, rules)
         except DictionaryError as exc:
             raise ServiceError("bad_request", str(exc)) from exc
@@ -431,7 +445,7 @@ class GameService:
     def _read(self, data: bytes, variant: Variant, corners: Corners | None) -> Reading:
         if self.reader is None:
             raise ServiceError("reader_unavailable", f"photos cannot be read: {self.reader_error}")
-        future = self._executor.submit(self.reader, data, variant, corners)
+        future = self._reading_threads().submit(self.reader, data, variant, corners)
         try:
             return future.result(timeout=self.read_timeout_s)
         except FutureTimeout as exc:

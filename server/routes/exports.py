@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 
 from scorer.sheet import game_to_gcg, sheet_csv, sheet_html
-from server.deps import Service
+from server.deps import GameId, Service
 from server.schemas import ErrorOut
 
 router = APIRouter(
@@ -14,14 +14,14 @@ router = APIRouter(
 
 
 @router.get("/gcg", response_class=Response, responses={200: {"content": {"text/plain": {}}}})
-def gcg(game_id: str, service: Service) -> Response:
+def gcg(game_id: GameId, service: Service) -> Response:
     """The game as GCG text."""
     game, record = service.game_object(game_id)
     return Response(game_to_gcg(game), media_type="text/plain; charset=utf-8")
 
 
 @router.get("/csv", response_class=Response, responses={200: {"content": {"text/csv": {}}}})
-def csv(game_id: str, service: Service) -> Response:
+def csv(game_id: GameId, service: Service) -> Response:
     """The score sheet as CSV."""
     game, record = service.game_object(game_id)
     headers = {"Content-Disposition": f'attachment; filename="{record.id}.csv"'}
@@ -29,7 +29,7 @@ def csv(game_id: str, service: Service) -> Response:
 
 
 @router.get("/sheet.html", response_class=Response, responses={200: {"content": {"text/html": {}}}})
-def sheet(game_id: str, service: Service) -> Response:
+def sheet(game_id: GameId, service: Service) -> Response:
     """A printable HTML score sheet."""
     game, _ = service.game_object(game_id)
     return Response(sheet_html(game), media_type="text/html; charset=utf-8")

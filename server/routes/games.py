@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
-from server.deps import Authorized, Service
+from server.deps import Authorized, GameId, Service
 from server.schemas import (
     ChallengeIn,
     CreatedOut,
@@ -41,20 +41,20 @@ def list_games(service: Service) -> dict:
 
 
 @router.get("/{game_id}", response_model=GameOut)
-def get_game(game_id: str, service: Service) -> dict:
+def get_game(game_id: GameId, service: Service) -> dict:
     """The score sheet, board, whose turn it is and the pending review."""
     return service.get_game(game_id)
 
 
 @router.delete("/{game_id}", status_code=204, dependencies=[Authorized], responses=WRITE)
-def delete_game(game_id: str, service: Service) -> Response:
+def delete_game(game_id: GameId, service: Service) -> Response:
     """Delete the game."""
     service.delete_game(game_id)
     return Response(status_code=204)
 
 
 @router.post("/{game_id}/pass", response_model=GameOut, dependencies=[Authorized], responses=WRITE)
-def pass_turn(game_id: str, service: Service) -> dict:
+def pass_turn(game_id: GameId, service: Service) -> dict:
     """The player to move passes."""
     return service.pass_turn(game_id)
 
@@ -62,7 +62,7 @@ def pass_turn(game_id: str, service: Service) -> dict:
 @router.post(
     "/{game_id}/exchange", response_model=GameOut, dependencies=[Authorized], responses=WRITE
 )
-def exchange(game_id: str, body: ExchangeIn, service: Service) -> dict:
+def exchange(game_id: GameId, body: ExchangeIn, service: Service) -> dict:
     """The player to move exchanges tiles: `tiles` when known, else `count`."""
     return service.exchange(game_id, body.count, body.tiles)
 
@@ -70,18 +70,18 @@ def exchange(game_id: str, body: ExchangeIn, service: Service) -> dict:
 @router.post(
     "/{game_id}/challenge", response_model=GameOut, dependencies=[Authorized], responses=WRITE
 )
-def challenge(game_id: str, body: ChallengeIn, service: Service) -> dict:
+def challenge(game_id: GameId, body: ChallengeIn, service: Service) -> dict:
     """Challenge the last play: `valid` false withdraws it, true is a failed challenge."""
     return service.challenge(game_id, body.challenger, body.valid)
 
 
 @router.post("/{game_id}/undo", response_model=GameOut, dependencies=[Authorized], responses=WRITE)
-def undo(game_id: str, service: Service) -> dict:
+def undo(game_id: GameId, service: Service) -> dict:
     """Undo the last turn (the log keeps an undo record)."""
     return service.undo(game_id)
 
 
 @router.post("/{game_id}/end", response_model=GameOut, dependencies=[Authorized], responses=WRITE)
-def end(game_id: str, body: EndIn, service: Service) -> dict:
+def end(game_id: GameId, body: EndIn, service: Service) -> dict:
     """End the game with the tiles left on each rack."""
     return service.end(game_id, body.racks)

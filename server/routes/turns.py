@@ -5,29 +5,31 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, File, Form, Header, Response, UploadFile
+from fastapi import APIRouter, File, Form, Response, UploadFile
 
-from server.deps import Authorized, Service
+from server.deps import Authorized, GameId, IdempotencyKey, Service, TurnId
 from server.schemas import BlankIn, CorrectIn, ErrorOut, GameOut, MoveIn, TurnOut
 from server.service import ServiceError
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["turns"])
+MAX_CORNERS = 1_000  # characters of the `corners` field: four pairs of numbers
 ERRORS = {code: {"model": ErrorOut} for code in (400, 401, 404, 409, 413, 422, 503)}
 
 
 @router.post("/turns", response_model=TurnOut, dependencies=[Authorized], responses=ERRORS)
 def post_turn(
-    game_id: str,
+    game_id: GameId,
     service: Service,
     photo: Annotated[UploadFile | None, File()] = None,
     corners: Annotated[
         str | None,
         Form(
+            max_length=MAX_CORNERS,
             description="JSON [[x, y] x 4]: the grid's corners in the upright photo's pixels, "
-            "top-left, top-right, bottom-right, bottom-left as seen (after `no_board`)"
+            "top-left, top-right, bottom-right, bottom-left as seen (after `no_board`)",
         ),
     ] = None,
-    idempotency_key: Annotated[str | None, Header()] = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> dict:
     """Read a photo of the board as the next turn: committed, or needs_review with the cells."""
     if photo is None:
@@ -37,35 +39,35 @@ def post_turn(
 
 @router.post("/moves", response_model=TurnOut, dependencies=[Authorized], responses=ERRORS)
 def post_move(
-    game_id: str,
+    game_id: GameId,
     body: MoveIn,
     service: Service,
-    idempotency_key: Annotated[str | None, Header()] = None,
+    idempotency_key: IdempotencyKey = None,
 ) -> dict:
     """Record a play typed in GCG notation as the next turn, when no photo will do."""
     return service.play_move(game_id, body.position, body.word, idempotency_key)
 
 
 @router.post("/review/confirm", response_model=TurnOut, dependencies=[Authorized], responses=ERRORS)
-def confirm(game_id: str, service: Service) -> dict:
+def confirm(game_id: GameId, service: Service) -> dict:
     """Commit the pending move as read."""
     return service.confirm(game_id)
 
 
 @router.post("/review/correct", response_model=TurnOut, dependencies=[Authorized], responses=ERRORS)
-def correct(game_id: str, body: CorrectIn, service: Service) -> dict:
+def correct(game_id: GameId, body: CorrectIn, service: Service) -> dict:
     """Set cells of the pending photo and re-evaluate it."""
     return service.correct(game_id, body.cells)
 
 
 @router.post("/review/blank", response_model=TurnOut, dependencies=[Authorized], responses=ERRORS)
-def choose_blank(game_id: str, body: BlankIn, service: Service) -> dict:
+def choose_blank(game_id: GameId, body: BlankIn, service: Service) -> dict:
     """Say which letter a blank of the pending photo stands for."""
     return service.choose_blank(game_id, body.square, body.letter)
 
 
 @router.post("/review/reject", response_model=GameOut, dependencies=[Authorized], responses=ERRORS)
-def reject(game_id: str, service: Service) -> dict:
+def reject(game_id: GameId, service: Service) -> dict:
     """Drop the pending photo."""
     return service.reject(game_id)
 
@@ -75,7 +77,7 @@ def reject(game_id: str, service: Service) -> dict:
     response_class=Response,
     responses={200: {"content": {"image/png": {}}}, 404: {"model": ErrorOut}},
 )
-def overlay(game_id: str, turn_id: str, service: Service) -> Response:
+def overlay(game_id: GameId, turn_id: TurnId, service: Service) -> Response:
     """The photo with the grid and the letters read drawn on it."""
     return Response(service.turn_file(game_id, turn_id, "overlay"), media_type="image/png")
 
@@ -85,7 +87,7 @@ def overlay(game_id: str, turn_id: str, service: Service) -> Response:
     response_class=Response,
     responses={200: {"content": {"image/jpeg": {}}}, 404: {"model": ErrorOut}},
 )
-def photo(game_id: str, turn_id: str, service: Service) -> Response:
+def photo(game_id: GameId, turn_id: TurnId, service: Service) -> Response:
     """The photo as uploaded."""
     data = service.turn_file(game_id, turn_id, "photo")
     return Response(data, media_type=_media_type(data))
