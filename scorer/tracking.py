@@ -574,8 +574,11 @@ def _off_line(known: Board, new: list[Square], centre: Square) -> list[Square]:
 
 
 def _links(known: Board, after: Board, new: list[Square]) -> list[Square]:
-    """The empty squares of the shortest straight runs (up to `_LINK_REACH`) from a new tile to a
-    tile already on the board: where a tile read as empty would have joined the play to it."""
+    """The empty squares of the straight runs (up to `_LINK_REACH`) from a new tile to a tile
+    already on the board: where a tile read as empty would have joined the play to it. All of
+    them, not only the shortest: the end of a word read as empty squares lies along the play's
+    line, often farther than a square beside it that is truly empty (a review that listed only
+    that one could never be answered)."""
     runs = []
     for r, c in new:
         for dr, dc in _STEPS:
@@ -586,8 +589,7 @@ def _links(known: Board, after: Board, new: list[Square]) -> list[Square]:
                 row, col = row + dr, col + dc
             if run and len(run) <= _LINK_REACH and known.get(row, col) is not None:
                 runs.append(run)
-    shortest = min(map(len, runs), default=0)
-    return sorted({s for run in runs if len(run) == shortest for s in run})
+    return sorted({s for run in runs for s in run})
 
 
 def _towards(new: list[Square], centre: Square) -> list[Square]:

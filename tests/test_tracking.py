@@ -293,6 +293,11 @@ def test_no_legal_play_asks_about_the_squares_that_break_it() -> None:
     # A play joined to the board by a tile read as empty: the square between.
     apart = SLOVO.place({(7, 11): Tile("М")})
     assert _asked(SLOVO, apart) == {"K8": (".",)}
+    # The word's last two tiles read as empty squares, a truly empty square beside it: all the
+    # ways it may have joined the board are asked about, not only the shortest.
+    known = Board.empty().place({(3, 5): Tile("А"), (1, 8): Tile("О")})
+    cut = known.place({(1, c): Tile(ch) for c, ch in zip(range(1, 6), "ВУЛПИ", strict=True)})
+    assert set(_asked(known, cut)) == {"F3", "G2", "H2"}
     # Tiles far from the board: the tiles themselves.
     far = SLOVO.place({(0, 0): Tile("А"), (0, 1): Tile("Я")})
     assert _asked(SLOVO, far) == {"A1": ("А", "."), "B1": ("Я", ".")}
