@@ -1,5 +1,7 @@
-"""Board reading benchmark: per-stage time for a 12 MP JPEG, peak memory, and accuracy on the real
-photos in ../shared/realphotos (cells right per photo, grid corner error in cells).
+"""Board reading benchmark: per-stage time for a 12 MP JPEG, the cost of a read against a plain
+full-size decode of the same files (nine 12 MP phone-sized JPEGs, measured in one run), peak
+memory, and accuracy on the real photos in ../shared/realphotos (cells right per photo, grid
+corner error in cells).
 
 Run: python benchmarks/bench_read.py [--runs N] [--shared DIR]
 """
@@ -7,6 +9,7 @@ Run: python benchmarks/bench_read.py [--runs N] [--shared DIR]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -89,6 +92,50 @@ def time_stages(data: bytes, runs: int) -> dict[str, float]:
     return {stage: statistics.median(values) for stage, values in samples.items()}
 
 
+def phone_jpegs(count: int = 9) -> list[bytes]:
+    """`count` rendered 4032x3024 board photos (JPEG quality 92, as a phone saves them), of
+    calibrated and random editions, boards from empty to full."""
+    from training.render import random_rows, random_style, render_board_photo
+
+    jpegs = []
+    for i in range(count):
+        rng = np.random.default_rng(900 + i)
+        variant = ("en", "ru", "erudit")[i % 3]
+        rows = random_rows(rng, load_variant(variant).alphabet, i / count * 0.5)
+        image, _, _ = render_board_photo(
+            rows, variant, random_style(rng), 900 + i, size=(4032, 3024)
+        )
+        ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        assert ok
+        jpegs.append(encoded.tobytes())
+    return jpegs
+
+
+def read_versus_decode(jpegs: list[bytes], runs: int) -> tuple[float, float]:
+    """Median ms of a whole read and of a full-size `cv2.imdecode`, over all photos and runs,
+    interleaved in one process so that both see the same machine."""
+    from vision.classify import CellClassifier
+    from vision.pipeline import read_board
+
+    variant = load_variant("en")
+    classifier = CellClassifier()
+    reads, decodes = [], []
+    for data in jpegs:
+        buffer = np.frombuffer(data, np.uint8)
+        for attempt in range(runs + 1):
+            t0 = time.perf_counter()
+            cv2.imdecode(buffer, cv2.IMREAD_COLOR)
+            t1 = time.perf_counter()
+            # A refusal costs what it costs, as for a player.
+            with contextlib.suppress(BoardNotFound):
+                read_board(data, variant, classifier)
+            t2 = time.perf_counter()
+            if attempt:  # the first is a warm-up
+                decodes.append((t1 - t0) * 1000)
+                reads.append((t2 - t1) * 1000)
+    return statistics.median(reads), statistics.median(decodes)
+
+
 def truth_sets(shared: Path) -> list[tuple[str, Path, str, list[str], np.ndarray | None]]:
     """(group, photo, variant, rows, true grid corners or None) for every real photo of known position
     (`training.dataset.real_board_photos`: a blank or star tile is `?`, whatever it stands for,
@@ -164,6 +211,12 @@ def main() -> None:
     print(f"12 MP JPEG: {len(data) / 1e6:.1f} MB, {args.runs} runs, median ms per stage")
     for stage, ms in time_stages(data, args.runs).items():
         print(f"  {stage:<9} {ms:7.1f}")
+    if has_model():
+        read_ms, decode_ms = read_versus_decode(phone_jpegs(), max(1, args.runs // 5))
+        print(
+            f"nine 4032x3024 JPEGs: read {read_ms:.1f} ms, full-size decode {decode_ms:.1f} ms, "
+            f"ratio {read_ms / decode_ms:.2f}"
+        )
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak_mb:.0f} MB")
     if shared is None:
