@@ -95,6 +95,37 @@ def turn_from_board(game: Game, board: Board, dictionary: Dictionary | None) -> 
     return turn_from_reading(game, certain_reading(board), dictionary)
 
 
+def corrected_turn(game: Game, reading: Reading, dictionary: Dictionary | None) -> Turn:
+    """The turn after a person corrected some squares of a photo under review.
+
+    Every square the person did not touch is then taken as read, so a word the dictionary lacks
+    is likelier a tile read as an empty square (OOZ for OOZE) than a phony: such a play is shown
+    for confirmation, with the squares just past the ends of its unknown words, instead of being
+    recorded at once. A play with only known words is recorded as before.
+    """
+    turn = turn_from_reading(game, reading, dictionary)
+    play = turn.result.play
+    if turn.event is None or play is None or not turn.result.invalid_words:
+        return turn
+    board = game.state.board.place({p.square: p.tile for p in play.placements})
+    unknown = set(turn.result.invalid_words)
+    ends = []
+    for word in play.words:
+        if word.word not in unknown:
+            continue
+        dr, dc = (0, 1) if word.across else (1, 0)
+        before = (word.row - dr, word.col - dc)
+        after = (word.row + dr * len(word.word), word.col + dc * len(word.word))
+        ends += [s for s in (before, after) if board.in_bounds(*s) and board.get(*s) is None]
+    listed = ", ".join(turn.result.invalid_words)
+    why = f"not in the dictionary: {listed}: a tile read as an empty square? confirm or correct"
+    cells = tuple(UncertainCell(s, (EMPTY,), why) for s in dict.fromkeys(ends))
+    result = dataclasses.replace(
+        turn.result, status=TurnStatus.NEEDS_REVIEW, message=why, uncertain=cells
+    )
+    return Turn(result, None)
+
+
 def turn_from_move(game: Game, position: str, word: str, dictionary: Dictionary | None) -> Turn:
     """The play typed in GCG notation: `position` `8H` across or `H8` down, `word` the whole word
     with the letters already on the board, a blank's letter in lower case. It is checked, scored

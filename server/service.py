@@ -36,7 +36,7 @@ from scorer.game import (
 )
 from scorer.sheet import sheet_dict
 from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, certain_reading
-from scorer.turns import Turn, turn_from_move, turn_from_reading
+from scorer.turns import Turn, corrected_turn, turn_from_move, turn_from_reading
 from scorer.variant import (
     Variant,
     VariantError,
@@ -688,7 +688,7 @@ class GameService:
                 if (cell["row"], cell["col"]) not in changes
             ]
             reading = _reviewed_reading(board, uncertain)
-            turn = turn_from_reading(game, reading, self._dictionary(record, game.variant))
+            turn = corrected_turn(game, reading, self._dictionary(record, game.variant))
             if turn.result.status is TurnStatus.REJECTED:
                 raise ServiceError("illegal_play", turn.result.message)
             return self._settle(

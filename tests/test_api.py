@@ -275,6 +275,25 @@ def test_review_correct_a_cell(api: Api) -> None:
     _error(api.post("/review/correct", json={"cells": {"K8": "S"}}), 409, "no_review")
 
 
+def test_a_correction_that_leaves_a_word_the_list_lacks_is_shown_before_it_is_recorded(
+    api: Api,
+) -> None:
+    api.photo(photo(1), reading(CAT))
+    unsure = reading({7: ".......CAT....."}, {"K8": [("S", 0.55), ("E", 0.40)]})
+    turn = api.photo(photo(2), unsure).json()
+    assert turn["status"] == "needs_review"
+    # The answer makes a word the list lacks, as it would if another square of the photo, taken
+    # as read, had lost a tile: the move is shown, with the squares past the word's ends.
+    odd = api.post("/review/correct", json={"cells": {"K8": "X"}}).json()
+    assert odd["status"] == "needs_review" and odd["turn_id"] == turn["turn_id"], odd
+    assert "not in the dictionary: CATX" in odd["message"]
+    assert [c["square"] for c in odd["uncertain"]] == ["G8", "L8"]
+    assert odd["move"]["word"] == "CATX" and api.game()["moves"][-1]["word"] == "CAT"
+    # It may be a phony after all: confirmed, it is recorded.
+    confirmed = api.post("/review/confirm").json()
+    assert confirmed["status"] == "committed" and confirmed["move"]["word"] == "CATX"
+
+
 def test_word_not_in_the_list_is_recorded_and_flagged(api: Api) -> None:
     turn = api.photo(photo(1), reading({7: ".......TAC....."})).json()
     assert turn["status"] == "committed" and turn["invalid_words"] == ["TAC"]
