@@ -361,11 +361,23 @@ def track(
     )
     if withdrawn and not taken_back and len(withdrawn & set(gone)) * 2 >= len(withdrawn):
         return _gone_review(
-            known, gone, "the last play looks partly taken back", rotation, misreads
+            known,
+            gone,
+            "the last play looks partly taken back",
+            rotation,
+            misreads,
+            settled,
+            uncertain,
         )
     if not taken_back and len(set(gone) - steady) >= _HIDDEN_LIMIT:
         return _gone_review(
-            known, gone, "known tiles look gone: a hand or glare?", rotation, misreads
+            known,
+            gone,
+            "known tiles look gone: a hand or glare?",
+            rotation,
+            misreads,
+            settled,
+            uncertain,
         )
     if taken_back:
         removed = {s: None for s in gone}
@@ -377,8 +389,15 @@ def track(
         )
     read_board = known.place(removed).place(settled)
     if unreadable:
+        # The other doubtful cells are listed too: a correction takes every square not listed
+        # as read, and a new tile left out would be dropped from the move (a play recorded as a
+        # pass in a rendered game).
+        listed = [
+            *unreadable,
+            *(square for square in sorted(uncertain) if square not in unreadable),
+        ]
         return _review(
-            uncertain, "some cells cannot be read", rotation, misreads, read_board, unreadable
+            uncertain, "some cells cannot be read", rotation, misreads, read_board, listed
         )
 
     # Tile accounting: letters the set has run out of cannot all be right; they compete again.
@@ -639,19 +658,31 @@ def _over_counted(known: Board, settled: dict[Square, Tile], variant: Variant) -
 
 
 def _gone_review(
-    known: Board, gone: list[Square], why: str, rotation: int, misreads: list[Misread]
+    known: Board,
+    gone: list[Square],
+    why: str,
+    rotation: int,
+    misreads: list[Misread],
+    settled: dict[Square, Tile],
+    uncertain: dict[Square, list[str]],
 ) -> TrackResult:
+    """A review of known tiles that look gone, with the photo's new tiles kept: its sure ones on
+    the board as read and its doubtful ones listed after the gone ones, so that a correction of
+    the gone tiles alone cannot drop a play the photo shows."""
     listed = ", ".join(square_name(*s) for s in gone)
     return TrackResult(
         TurnStatus.NEEDS_REVIEW,
         f"{why} ({listed}): confirm, or photograph the board again",
         rotation,
         misreads=tuple(misreads),
-        uncertain=tuple(
-            UncertainCell(s, (known[s].char, EMPTY), why)  # type: ignore[union-attr]
-            for s in gone
+        uncertain=(
+            *(
+                UncertainCell(s, (known[s].char, EMPTY), why)  # type: ignore[union-attr]
+                for s in gone
+            ),
+            *(UncertainCell(s, tuple(uncertain[s]), why) for s in sorted(uncertain)),
         ),
-        read_board=known.place(dict.fromkeys(gone)),
+        read_board=known.place(dict.fromkeys(gone)).place(settled),
     )
 
 

@@ -177,6 +177,30 @@ def test_known_tiles_gone_in_the_previous_photo_too_are_not_asked_again() -> Non
     assert track(known, hand, RU, None, steady=frozenset(pale)).status is TurnStatus.NEEDS_REVIEW
 
 
+def test_an_unreadable_cell_review_lists_the_other_doubtful_tiles_too() -> None:
+    # A new tile read 0.94 (not sure) and a cell nothing explains: both are asked, so that
+    # answering the unreadable one cannot leave the new tile out of the move.
+    after = SLOVO.place({(8, 9): Tile("Т")})
+    doubt = {
+        (8, 9): [("Т", 0.94), ("empty", 0.05), ("Г", 0.01)],
+        (0, 0): [("empty", 0.4), ("blank", 0.2), ("Ъ", 0.1)],
+    }
+    result = track(SLOVO, reading_of(after, doubt), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW
+    assert [c.square for c in result.uncertain] == [(0, 0), (8, 9)]
+
+
+def test_a_gone_tiles_review_keeps_the_new_play() -> None:
+    known = SLOVO.place({(9, 5 + i): Tile(ch) for i, ch in enumerate("КОРОВА")})
+    after = known.place({(8, 9): Tile("Т")})
+    covered = after.place(dict.fromkeys([(9, 5), (9, 6), (9, 7)]))
+    result = track(known, reading_of(covered), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW
+    assert [c.square for c in result.uncertain] == [(9, 5), (9, 6), (9, 7)]
+    # The new tile stays on the board as read: correcting the gone ones keeps the play.
+    assert result.read_board is not None and result.read_board[8, 9] == Tile("Т")
+
+
 def test_last_play_partly_gone_needs_review() -> None:
     after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
     last = find_play(SLOVO, after, RU)
