@@ -694,8 +694,21 @@ def _review(
     read_board: Board,
     squares: list[Square] | None = None,
 ) -> TrackResult:
-    """A needs-review result listing `squares` (default: all) with their candidates."""
-    listed_squares = sorted(candidates) if squares is None else squares
+    """A needs-review result listing `squares` (default: all) with their candidates.
+
+    A correction takes every square not listed as the board read shows it, so none may be lost:
+    a doubtful square not listed whose candidates agree goes on the board as read, and one whose
+    candidates still differ is listed after the others (a play recorded without its first two
+    tiles, in a rendered game, after the one square asked about was answered).
+    """
+    listed_squares = sorted(candidates) if squares is None else list(squares)
+    agreed = {
+        s: None if options[0] == EMPTY else Tile.from_char(options[0])
+        for s, options in candidates.items()
+        if s not in listed_squares and len(options) == 1
+    }
+    read_board = read_board.place(agreed)
+    listed_squares += [s for s in sorted(candidates) if s not in listed_squares and s not in agreed]
     cells = tuple(UncertainCell(s, tuple(candidates[s]), why) for s in listed_squares)
     listed = "; ".join(
         f"{square_name(*c.square)}: {'/'.join(c.candidates) or 'none'}" for c in cells

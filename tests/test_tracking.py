@@ -190,6 +190,21 @@ def test_an_unreadable_cell_review_lists_the_other_doubtful_tiles_too() -> None:
     assert [c.square for c in result.uncertain] == [(0, 0), (8, 9)]
 
 
+def test_a_review_keeps_the_doubtful_tiles_every_reading_agrees_on() -> None:
+    # Т at K9 is doubtful but only a tile there makes a legal play; K11 is open (empty or a
+    # blank). Only K11 is asked, and the board as read holds the Т, so that answering K11
+    # cannot drop it from the play.
+    after = SLOVO.place({(8, 9): Tile("Т"), (9, 9): Tile("О")})
+    doubt = {
+        (8, 9): [("Т", 0.9), ("empty", 0.09), ("Г", 0.01)],
+        (10, 9): [("empty", 0.6), ("blank", 0.39), ("Ъ", 0.01)],
+    }
+    result = track(SLOVO, reading_of(after, doubt), RU, WordListDictionary(None))
+    assert result.status is TurnStatus.NEEDS_REVIEW, result.message
+    assert [c.square for c in result.uncertain] == [(10, 9)]
+    assert result.read_board is not None and result.read_board[8, 9] == Tile("Т")
+
+
 def test_a_gone_tiles_review_keeps_the_new_play() -> None:
     known = SLOVO.place({(9, 5 + i): Tile(ch) for i, ch in enumerate("КОРОВА")})
     after = known.place({(8, 9): Tile("Т")})
