@@ -157,6 +157,13 @@ def _reviewed_reading(board: Board, uncertain: list[dict[str, Any]]) -> PlainRea
     return PlainReading(classes, confidence, top3)
 
 
+def _remember(tx: Tx, game_id: str, key: str | None, response: dict[str, Any]) -> None:
+    """Keep a turn's answer under its idempotency key (without the game, which a retry reads
+    afresh), so that a retried request gets the same answer."""
+    if key:
+        tx.store_response(game_id, key, {k: v for k, v in response.items() if k != "game"})
+
+
 class GameService:
     """The server's operations on games, over a `Store` and a photo reader."""
 
@@ -501,10 +508,7 @@ class GameService:
                 )
             else:
                 response = self._settle(tx, record, game, turn, turn_id, sha)
-                if key:
-                    tx.store_response(
-                        game_id, key, {k: v for k, v in response.items() if k != "game"}
-                    )
+                _remember(tx, game_id, key, response)
         if turn.result.status is TurnStatus.REJECTED:
             raise ServiceError("illegal_play", turn.result.message)
         if self.overlay is not None:
@@ -530,8 +534,7 @@ class GameService:
             except ValueError as exc:
                 raise ServiceError("bad_request", f"{position} {word}: {exc}") from exc
             response = self._settle(tx, record, game, turn, secrets.token_hex(6), "", photo=False)
-            if key:
-                tx.store_response(game_id, key, {k: v for k, v in response.items() if k != "game"})
+            _remember(tx, game_id, key, response)
         return response
 
     def _require_open(self, tx: Tx, record: GameRecord) -> Game:

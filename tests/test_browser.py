@@ -323,6 +323,17 @@ def test_short_game_on_the_phone_page(
     assert errors == []
 
 
+def _english_game_for_ann_and_bob(page: object, base_url: str) -> None:
+    """Open the page and create an English game for Ann and Bob; Ann is to play."""
+    page.goto(base_url + "/")
+    page.select_option("#variant", "en")
+    names = page.locator("#players input")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Bob")
+    page.click("#create button[type=submit]")
+    sync_api.expect(page.locator("#turn-line")).to_have_text("Ann to play")
+
+
 def uploaded_photo(request: object) -> bytes:
     """The `photo` field of the multipart form the page posted."""
     head = f"Content-Type: {request.headers['content-type']}\r\n\r\n".encode()
@@ -346,13 +357,7 @@ def test_photo_is_scaled_before_upload(
     page = phone("uploader")
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(base_url + "/")
-    page.select_option("#variant", "en")
-    names = page.locator("#players input")
-    names.nth(0).fill("Ann")
-    names.nth(1).fill("Bob")
-    page.click("#create button[type=submit]")
-    expect(page.locator("#turn-line")).to_have_text("Ann to play")
+    _english_game_for_ann_and_bob(page, base_url)
     sent: list[bytes] = []
 
     def answer(route: object) -> None:
@@ -400,13 +405,7 @@ def test_corners_marked_on_a_refused_photo_and_a_typed_move(
     page = phone("player")
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(base_url + "/")
-    page.select_option("#variant", "en")
-    names = page.locator("#players input")
-    names.nth(0).fill("Ann")
-    names.nth(1).fill("Bob")
-    page.click("#create button[type=submit]")
-    expect(page.locator("#turn-line")).to_have_text("Ann to play")
+    _english_game_for_ann_and_bob(page, base_url)
     expect(page.locator("#corners")).to_be_hidden()
 
     # A phone photo stored 640x480 with EXIF orientation 6: upright it is 480 wide, 640 high.

@@ -116,6 +116,7 @@ HELDOUT_LABELS: dict[str, dict[str, str]] = {
         "'": "LETTRE\nDOUBLE",
     },
 }
+ALL_LABELS = {**PREMIUM_LABELS, **HELDOUT_LABELS}
 
 
 @dataclass(frozen=True)
@@ -548,7 +549,7 @@ def _draw_premiums(
     origin: float,
     rng: np.random.Generator,
 ) -> None:
-    labels = {**PREMIUM_LABELS, **HELDOUT_LABELS}[style.premium_labels]
+    labels = ALL_LABELS[style.premium_labels]
     half_line = style.line_width * r / 2
     for row, codes in enumerate(layout):
         for col, code in enumerate(codes):

@@ -30,12 +30,14 @@ import cv2
 import numpy as np
 
 # Features: lightness and two opponent colours (red-green, yellow-blue) of the middle, then of the
-# rim, then the standard deviation of lightness in the middle. A fixed linear map of BGR, on
-# Lab's scale: OpenCV's Lab conversion cost 25 ms a board here, this a fraction of one. The tile look compares colours only (`_COLOURS`): tiles read with
-# confidence carry letters, blanks do not.
+# rim, then the standard deviation of lightness in the middle. The colours are a fixed linear map
+# of BGR on Lab's scale: OpenCV's Lab conversion cost 25 ms a board here, this a fraction of one.
+# The tile look compares colours only (`_COLOURS`): tiles read with confidence carry letters,
+# blanks do not.
 _MIDDLE = (0.25, 0.75)
 _RIM = 0.12
-_COLOURS = slice(0, 6)
+_COLOUR_FEATURES = 6
+_COLOURS = slice(0, _COLOUR_FEATURES)
 # BGR -> (lightness, red-green, yellow-blue), each about 0-255 wide like OpenCV's 8-bit Lab.
 OPPONENT = np.array([[0.114, 0.587, 0.299], [0.0, -0.5, 0.5], [-0.5, 0.25, 0.25]], dtype=np.float32)
 # Smallest spread per feature: lighting across a board varies more than the siblings measured.
@@ -58,8 +60,8 @@ def cell_looks(grid_image: np.ndarray, rows: int, cols: int) -> np.ndarray:
     # Half the classifier's cell size is plenty for colours, at a quarter of the cost.
     cy, cx = max(8, height // rows // 2), max(8, width // cols // 2)
     small = cv2.resize(grid_image, (cols * cx, rows * cy), interpolation=cv2.INTER_AREA)
-    lab = small.astype(np.float32) @ OPPONENT.T
-    blocks = lab[: rows * cy, : cols * cx].reshape(rows, cy, cols, cx, 3)
+    colours = small.astype(np.float32) @ OPPONENT.T
+    blocks = colours[: rows * cy, : cols * cx].reshape(rows, cy, cols, cx, 3)
     blocks = blocks.transpose(0, 2, 1, 3, 4).reshape(rows * cols, cy, cx, 3)
     ys, xs = np.mgrid[0:cy, 0:cx]
     fy, fx = (ys + 0.5) / cy, (xs + 0.5) / cx
@@ -145,11 +147,11 @@ def _log_ratios(
             continue
         reference = _reference(looks[siblings], squares[siblings], squares[members])
         # A typical sibling lies at a squared distance of about the number of features.
-        among = _distance(looks[members], reference) <= 2 * looks.shape[1]
+        distance = _distance(looks[members], reference)
+        among = distance <= 2 * looks.shape[1]
         if lettered.sum() < 3:
             # Only the empty siblings to compare with: a cell among them is made likelier to be
             # empty by as much as it is close, and nothing is made likelier a tile.
-            distance = _distance(looks[members], reference)
             ratio = np.maximum(0.0, 0.5 * (2 * looks.shape[1] - distance))
         else:
             colours = (reference[0][:, _COLOURS], reference[1][_COLOURS])
@@ -159,7 +161,7 @@ def _log_ratios(
             )
             # A square as plausible a tile as an empty one (wooden blanks on beige squares)
             # is the classifier's to judge.
-            among &= _distance(looks[members, _COLOURS], tiles) > 2 * (_COLOURS.stop or 0)
+            among &= _distance(looks[members, _COLOURS], tiles) > 2 * _COLOUR_FEATURES
         log_ratio[members] = np.where(among, np.maximum(ratio, 0.0), np.minimum(ratio, 0.0))
     return np.clip(log_ratio, -MAX_TOWARDS_TILE, MAX_TOWARDS_EMPTY)
 
