@@ -26,6 +26,7 @@ sys.path.insert(0, str(REPO))
 
 from scorer.variant import load_variant  # noqa: E402
 from tools.build_words import (  # noqa: E402
+    SHORT_PL,
     attested_words,
     debian_words,
     shipped_words,
@@ -79,6 +80,9 @@ def main() -> int:
             "wordfreq Zipf 3": common,
             "Debian + wordfreq": debian | frequent,
             "Debian in wordfreq (any)": debian & attested,
+            f"Debian ≤{SHORT_PL} or in wordfreq": {
+                w for w in debian if len(w) <= SHORT_PL or w in attested
+            },
             "shipped": shipped[language],
         }
         from_debian, from_wordfreq = sample(debian, rng), sample(common, rng)

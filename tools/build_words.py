@@ -10,9 +10,10 @@ the licences and the measurements behind each choice, printed by benchmarks/benc
 - es: Debian's `wspanish` 1.0.30 (its word list is public domain), lower-case entries, with
   wordfreq's Spanish words of the same frequencies for the inflected forms it lacks.
 - pl: Debian's `wpolish` 20220301-1, the sjp.pl spelling dictionary (GPL-2, LGPL-2.1, MPL-1.1,
-  Apache-2.0 or CC BY 4.0, taken under CC BY 4.0), its lower-case entries that wordfreq's
-  Polish list also holds at any frequency: all 3.3 million forms would be 8.4 MB of gzip, and
-  most of them are never played.
+  Apache-2.0 or CC BY 4.0, taken under CC BY 4.0), its lower-case entries of up to
+  `SHORT_PL` letters and the longer ones that wordfreq's Polish list also holds at any
+  frequency: all 3.3 million forms would be 8.4 MB of gzip, most of them long forms never
+  played, while the short rare forms are what tournament games hold (KIŹ, ZGOŃ, OCLI).
 
 Each word is written as the edition's tiles spell it: upper case, the accents the edition
 ignores taken off (French É as E, Spanish Á as A; Ñ, Ä Ö Ü and the Polish letters kept), German ß
@@ -48,6 +49,7 @@ from scorer.variant import load_variant  # noqa: E402
 
 OUT = REPO / "scorer" / "data" / "words"
 MAX_LETTERS = 15  # a board's side: no longer word can be played
+SHORT_PL = 7  # a rack's tiles: Polish forms up to this length are all kept
 # wordfreq's bands are centibels below frequency 1: band b holds Zipf 9 - b / 100.
 MAX_BAND = {"short": 600, "long": 700}
 # Letters an edition keeps as tiles of their own; every other accent is taken off.
@@ -161,13 +163,19 @@ def attested_words(wheel: Path, language: str) -> set[str]:
     return spelled_words(every, language)
 
 
+def polish_words(polish: Path, wheel: Path) -> set[str]:
+    """sjp.pl's forms of up to `SHORT_PL` letters, and its longer ones wordfreq attests."""
+    attested = attested_words(wheel, "pl")
+    return {w for w in debian_words(polish, "pl") if len(w) <= SHORT_PL or w in attested}
+
+
 def shipped_words(wheel: Path, spanish: Path, polish: Path) -> dict[str, set[str]]:
     """Each language's shipped words, as the module docstring says."""
     return {
         "de": wordfreq_words(wheel, "de"),
         "fr": wordfreq_words(wheel, "fr"),
         "es": debian_words(spanish, "es") | wordfreq_words(wheel, "es"),
-        "pl": debian_words(polish, "pl") & attested_words(wheel, "pl"),
+        "pl": polish_words(polish, wheel),
     }
 
 
