@@ -48,6 +48,7 @@ from scorer.variant import (
 )
 from server.events import event_from_json, event_to_json, fold
 from server.storage import GameRecord, Store, TurnRecord, Tx, now
+from vision.answers import square_key, with_answers
 from vision.classify import UnreadableVariant, check_readable
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
 from vision.rectify import CornersError
@@ -156,6 +157,14 @@ def _reviewed_reading(board: Board, uncertain: list[dict[str, Any]]) -> PlainRea
         confidence[r][c] = share
         top3[r][c] = [(_cell_class(s), share) for s in options]
     return PlainReading(classes, confidence, top3)
+
+
+def _still_empty(answers: list[str], board: Board | None) -> list[str]:
+    """The squares answered empty (`vision.answers.square_key`) that `board` leaves empty (all
+    of them without a board)."""
+    if board is None:
+        return answers
+    return [key for key in answers if board.get(*(int(v) for v in key.split(","))) is None]
 
 
 def _remember(tx: Tx, game_id: str, key: str | None, response: dict[str, Any]) -> None:
@@ -501,6 +510,11 @@ class GameService:
             steady = frozenset(
                 (int(r), int(c)) for r, c in (last.state.get("gone", []) if last else [])
             )
+            # Squares the players said were empty are not asked about again while they look so.
+            known, layout = game.state.board.rows, game.variant.layout.rows
+            latest = tx.last_photo_turn(game_id, recorded=False)
+            answers = latest.state.get("empty_answers", []) if latest else []
+            reading = with_answers(reading, known, layout, answers)
             turn = turn_from_reading(game, reading, self._dictionary(record, game.variant), steady)
             if turn.result.status is TurnStatus.REJECTED:
                 response = {"status": "rejected", "message": turn.result.message}
@@ -508,7 +522,7 @@ class GameService:
                     TurnRecord(turn_id, game_id, sha, "rejected", None, {}, response, now())
                 )
             else:
-                response = self._settle(tx, record, game, turn, turn_id, sha)
+                response = self._settle(tx, record, game, turn, turn_id, sha, answers=answers)
                 _remember(tx, game_id, key, response)
         if turn.result.status is TurnStatus.REJECTED:
             raise ServiceError("illegal_play", turn.result.message)
@@ -555,9 +569,11 @@ class GameService:
         sha: str,
         existing: bool = False,
         photo: bool = True,
+        answers: list[str] | None = None,
     ) -> dict[str, Any]:
         """Commit a tracked turn or keep it pending; returns TURN and stores it with the turn
-        (`sha` "" and no `photo` for a typed move)."""
+        (`sha` "" and no `photo` for a typed move). `answers`: the squares the players answered
+        were empty so far (`vision.answers`), kept with the turn for the next photo."""
         result = turn.result
         seq = None
         if turn.event is not None:
@@ -589,6 +605,7 @@ class GameService:
             "uncertain": body["uncertain"],
             "play": event_to_json(Play(game.state.turn, result.play)) if result.play else None,
             "gone": sorted(result.gone),
+            "empty_answers": _still_empty(answers or [], board),
         }
         if existing:
             tx.update_turn(turn_id, status, seq, state)
@@ -696,8 +713,17 @@ class GameService:
             turn = corrected_turn(game, reading, self._dictionary(record, game.variant))
             if turn.result.status is TurnStatus.REJECTED:
                 raise ServiceError("illegal_play", turn.result.message)
+            said = [square_key(*square) for square, tile in changes.items() if tile is None]
+            answers = sorted({*pending.state.get("empty_answers", []), *said})
             return self._settle(
-                tx, record, game, turn, pending.id, pending.photo_sha, existing=True
+                tx,
+                record,
+                game,
+                turn,
+                pending.id,
+                pending.photo_sha,
+                existing=True,
+                answers=answers,
             )
 
     def choose_blank(self, game_id: str, square: str, letter: str) -> dict[str, Any]:

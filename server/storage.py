@@ -269,11 +269,15 @@ class Tx:
         ).fetchone()
         return None if row is None else _turn(row)
 
-    def last_photo_turn(self, game_id: str) -> TurnRecord | None:
-        """The game's latest photo turn that recorded an event, or None."""
+    def last_photo_turn(self, game_id: str, recorded: bool = True) -> TurnRecord | None:
+        """The game's latest committed photo turn that recorded an event, or None; with
+        `recorded` False, the empty board photographed before the first move (which records
+        nothing) counts too, when no later photo recorded an event."""
+        recorded_only = "AND event_seq IS NOT NULL " if recorded else ""
         row = self._run(
             f"SELECT {_TURN_COLUMNS} FROM turns WHERE game_id = ? AND status = 'committed' "
-            "AND photo_sha <> '' AND event_seq IS NOT NULL ORDER BY event_seq DESC LIMIT 1",
+            f"AND photo_sha <> '' {recorded_only}"
+            "ORDER BY COALESCE(event_seq, -1) DESC, created DESC LIMIT 1",
             (game_id,),
         ).fetchone()
         return None if row is None else _turn(row)
