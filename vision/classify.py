@@ -231,7 +231,9 @@ def read_cells(
             [0, variant.blank_count, *(variant.tiles[letter][0] for letter in variant.alphabet)]
         )
         scores = relative_to_board(scores, looks, kinds, 0, 1, counts, preds.cols)
-    order = np.argsort(-scores, axis=1)[:, :3]
+    # Stable: of letters tied through one class (A, Ä) the one with a class of its own, listed
+    # first in the tile set, is the reading's top label (the tie itself keeps either unsure).
+    order = np.argsort(-scores, axis=1, kind="stable")[:, :3]
     cells = [
         CellReading(
             labels[order[i, 0]],
