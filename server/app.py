@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.routes import exports, games, turns, variants
 from server.service import GameService, OverlayMaker, PhotoReader, ServiceError
-from server.storage import DB_FILE, DEFAULT_DATA_DIR, Store
+from server.storage import DB_FILE, DEFAULT_DATA_DIR, StorageBusy, Store
 
 MAX_BODY_BYTES = 25 * 1024 * 1024
 MAX_DETAIL = 2_000  # characters of a validation error's detail
@@ -49,6 +49,7 @@ STATUS = {
     "internal": 500,
     "reader_unavailable": 503,
     "timeout": 503,
+    "unavailable": 503,
 }
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed"}
 
@@ -210,6 +211,11 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
         return error_response(exc.code, exc.detail, exc.retry_with)
+
+    @app.exception_handler(StorageBusy)
+    async def storage_busy(_: Request, exc: StorageBusy) -> JSONResponse:
+        log.warning("database busy: %s", exc)
+        return error_response("unavailable", str(exc))
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -513,7 +513,7 @@ class GameService:
             raise ServiceError("illegal_play", turn.result.message)
         if self.overlay is not None:
             try:
-                self.store.overlay_path(turn_id).write_bytes(self.overlay(data, reading))
+                self.store.save_overlay(turn_id, self.overlay(data, reading))
             except Exception:  # the turn is committed: a missing overlay must not fail it
                 log.exception("overlay for turn %s failed", turn_id)
         return response
@@ -723,11 +723,7 @@ class GameService:
             raise ServiceError("not_found", f"no turn {turn_id!r} in game {game_id!r}")
         if not turn.photo_sha:
             raise ServiceError("not_found", f"turn {turn_id!r} was typed: it has no photo")
-        path = (
-            self.store.photo_path(turn.photo_sha)
-            if kind == "photo"
-            else self.store.overlay_path(turn_id)
-        )
-        if not path.exists():
+        data = self.store.photo(turn.photo_sha) if kind == "photo" else self.store.overlay(turn_id)
+        if data is None:
             raise ServiceError("not_found", f"no {kind} kept for turn {turn_id!r}")
-        return path.read_bytes()
+        return data
