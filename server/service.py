@@ -301,6 +301,17 @@ class GameService:
                 )
         return {"games": out}
 
+    def games_since(self, since: str) -> list[tuple[GameRecord, Game, TurnRecord | None]]:
+        """Every game created at or after `since` (stored time, ISO 8601), oldest first: its row,
+        the folded game and its turn waiting for review (None when none is)."""
+        with self.store.transaction() as tx:
+            pending = tx.pending_turns()
+            return [
+                (record, self._game(tx, record), pending.get(record.id))
+                for record in tx.games()
+                if record.created >= since
+            ]
+
     def get_game(self, game_id: str) -> dict[str, Any]:
         """GAME: the sheet, board, whose turn and the pending review."""
         with self.store.transaction() as tx:

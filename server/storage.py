@@ -335,6 +335,26 @@ class Tx:
             (game_id, key, json.dumps(response, ensure_ascii=False)),
         )
 
+    def add_director_token(self, token_hash: str) -> None:
+        """Keep a director's token (its hash)."""
+        self._run(
+            "INSERT INTO director_tokens (token_hash, created) VALUES (?, ?)", (token_hash, now())
+        )
+
+    def director_token_known(self, token_hash: str) -> bool:
+        """Whether a director's token with this hash was made."""
+        row = self._run(
+            "SELECT 1 FROM director_tokens WHERE token_hash = ?", (token_hash,)
+        ).fetchone()
+        return row is not None
+
+    def pending_turns(self) -> dict[str, TurnRecord]:
+        """Every game's turn waiting for review, by game id."""
+        rows = self._run(
+            f"SELECT {_TURN_COLUMNS} FROM turns WHERE status = 'needs_review'"
+        ).fetchall()
+        return {turn.game_id: turn for turn in map(_turn, rows)}
+
 
 class Store:
     """The database plus, for SQLite, the photo folder. `db_url` is a SQLite file path (or
