@@ -431,7 +431,7 @@ class Store:
                 connection = self._connect()
                 connection.execute("PRAGMA journal_mode = WAL")
                 connection.close()
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, OSError) as exc:
                 raise StorageError(f"cannot open the database {self.db_url!r}: {exc}") from exc
         schema = _SCHEMA + (_POSTGRES_SCHEMA if self.postgres else [])
         with self.transaction(lock_schema=True) as tx:
