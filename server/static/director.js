@@ -5,6 +5,7 @@
 const POLL_MS = 3000;
 const KEY = "scorekeeper-director-token";
 const $ = (id) => document.getElementById(id);
+let current = null; // the token being polled with: a poll for another one stops
 
 function takeTokenFromAddress() {
   const match = /(?:^|[#&])token=([^&]+)/.exec(location.hash);
@@ -80,6 +81,7 @@ async function get(path, token) {
 }
 
 async function poll(token) {
+  if (token !== current) return;
   try {
     render(await (await get("/api/director/games", token)).json());
     showError("");
@@ -105,16 +107,18 @@ async function downloadCsv() {
 }
 
 function start() {
-  const token = takeTokenFromAddress();
-  $("login").hidden = Boolean(token);
-  $("evening").hidden = !token;
-  if (token) poll(token);
+  current = takeTokenFromAddress();
+  $("login").hidden = Boolean(current);
+  $("evening").hidden = !current;
+  if (current) poll(current);
 }
 
 $("login").addEventListener("submit", (event) => {
   event.preventDefault();
   sessionStorage.setItem(KEY, $("token").value.trim());
+  showError("");
   start();
 });
 $("csv").addEventListener("click", downloadCsv);
+window.addEventListener("hashchange", start);
 start();
