@@ -35,6 +35,7 @@ BUSY_TIMEOUT_S = 30
 POOL_SIZE = 10  # PostgreSQL connections one process holds at most
 POOL_TIMEOUT_S = 15  # a request waits this long for a free connection, then is a 503
 LOCK_TIMEOUT = "20s"  # PostgreSQL: a row or schema lock waited for longer is a 503
+SCHEMA_LOCK_TIMEOUT = "5min"  # PostgreSQL: how long a starting process waits for a migration
 # pg_advisory_xact_lock key under which a process creates or migrates the schema.
 SCHEMA_LOCK_KEY = 0x5C0_4E_6EE9
 _SCHEMA = [
@@ -96,8 +97,9 @@ _POSTGRES_SCHEMA = [
 _MIGRATIONS = {
     # 1 -> 2: a game may carry its players' own variant file.
     1: ["ALTER TABLE games ADD COLUMN variant_file TEXT"],
-    # 2 -> 3: directors' tokens (the tables of _SCHEMA and _POSTGRES_SCHEMA are created, if
-    # missing, before migrating: the photos and overlays a PostgreSQL database now holds).
+    # 2 -> 3: no column changes. The new tables (directors' tokens; PostgreSQL's photos and
+    # overlays) come from the CREATE TABLE IF NOT EXISTS run first, and a PostgreSQL store then
+    # takes in the photo files of this machine's data directory (`_import_files`).
     2: [],
 }
 
@@ -449,7 +451,27 @@ class Store:
                 for version in range(row[0], SCHEMA_VERSION):
                     for statement in _MIGRATIONS[version]:
                         tx._run(statement)
+                if self.postgres and row[0] < 3:
+                    self._import_files(tx)
                 tx._run("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def _import_files(self, tx: Tx) -> None:
+        """Copy the photos and overlays an older version kept on this machine's disk into the
+        database (files are left as they are), so turns taken before the upgrade keep them."""
+        photos = self.data_dir / "photos"
+        for path in sorted(photos.iterdir()) if photos.is_dir() else []:
+            if len(path.name) == 64 and path.is_file():
+                tx._run(
+                    "INSERT INTO photos (sha, data) VALUES (?, ?) ON CONFLICT (sha) DO NOTHING",
+                    (path.name, path.read_bytes()),
+                )
+        overlays = self.data_dir / "overlays"
+        for path in sorted(overlays.glob("*.png")) if overlays.is_dir() else []:
+            tx._run(
+                "INSERT INTO overlays (turn_id, data) SELECT id, ? FROM turns WHERE id = ? "
+                "ON CONFLICT (turn_id) DO NOTHING",
+                (path.read_bytes(), path.stem),
+            )
 
     @contextmanager
     def transaction(self, lock_game: str | None = None, lock_schema: bool = False) -> Iterator[Tx]:
@@ -481,6 +503,8 @@ class Store:
             with self._pool.connection() as connection:
                 tx = Tx(connection.cursor(), "%s")
                 if lock_schema:
+                    # Another process may be migrating (copying files in): wait longer for it.
+                    tx._run(f"SET LOCAL lock_timeout = '{SCHEMA_LOCK_TIMEOUT}'")
                     tx._run("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK_KEY,))
                 if lock_game is not None:
                     tx._run("SELECT id FROM games WHERE id = ? FOR UPDATE", (lock_game,))

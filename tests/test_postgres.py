@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,7 @@ from test_storage import (  # noqa: F401  (the storage tests, collected again wi
     CAT,
     EN_WORDS,
     FakeReader,
+    new_game,
     photo,
     reading,
     test_concurrent_photos_make_one_move_each,
@@ -25,6 +27,7 @@ from test_storage import (  # noqa: F401  (the storage tests, collected again wi
 )
 
 from server.app import create_app
+from server.service import GameService
 from server.storage import SCHEMA_VERSION, StorageError, Store
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (extra `postgres`)")
@@ -132,18 +135,29 @@ def test_processes_starting_together_create_the_schema_once(database: str, tmp_p
 
 
 def test_older_schema_is_migrated_newer_refused(database: str, tmp_path: Path) -> None:
-    store = Store(database, tmp_path)
-    with store.transaction() as tx:  # the database as version 2 left it
+    reader = FakeReader()
+    service = GameService(Store(database, tmp_path), reader, lambda data, r: PNG_OVERLAY)
+    game_id = new_game(service)
+    turn = service.post_photo(game_id, reader.add(photo(1), reading(CAT)), None)["turn_id"]
+    with service.store.transaction() as tx:  # the database as version 2 left it
         for table in ("overlays", "photos", "director_tokens"):
             tx._run(f"DROP TABLE {table}")
         tx._run("UPDATE schema_version SET version = 2")
-    store.close()
-    store = Store(database, tmp_path)
-    with store.transaction() as tx:
+    service.store.close()
+    # Version 2 kept the photos and overlays on this machine's disk.
+    (tmp_path / "photos").mkdir()
+    (tmp_path / "photos" / hashlib.sha256(photo(1)).hexdigest()).write_bytes(photo(1))
+    (tmp_path / "overlays").mkdir()
+    (tmp_path / "overlays" / f"{turn}.png").write_bytes(PNG_OVERLAY)
+    (tmp_path / "overlays" / "deleted-turn.png").write_bytes(b"no turn: left out")
+    upgraded = GameService(Store(database, tmp_path), None)
+    assert upgraded.turn_file(game_id, turn, "photo") == photo(1)
+    assert upgraded.turn_file(game_id, turn, "overlay") == PNG_OVERLAY
+    with upgraded.store.transaction() as tx:
         assert tx._run("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
-        assert tx._run("SELECT COUNT(*) FROM photos").fetchone() == (0,)
+        assert tx._run("SELECT COUNT(*) FROM overlays").fetchone() == (1,)
         tx._run("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
-    store.close()
+    upgraded.store.close()
     with pytest.raises(StorageError, match="upgrade scorekeeper"):
         Store(database, tmp_path)
 
