@@ -23,8 +23,9 @@ when a photo is refused, and undo and type a move recorded wrongly. On top:
   server; after every turn the other phone reads the game and must see it;
 - halfway through the evening's turns the first server is killed (SIGKILL to its process group:
   the machine is gone). Its phones get no answer, switch to the other address and send the same
-  request again (a photo with its Idempotency-Key; a review answer only if the game still waits
-  for it); a request that hears nothing in `--timeout` seconds is a hang;
+  request again (a photo, a typed move, a pass, an undo... with its Idempotency-Key; a review
+  answer only if the game still waits for it); a request that hears nothing in `--timeout`
+  seconds is a hang;
 - the director's page is polled every 3 s throughout.
 
 At the end each game's sheet is read from the surviving server and compared with the record:
@@ -299,6 +300,10 @@ class Phone:
                     ):
                         self.figures.retries_differing.append(f"{path}: {again.text[:120]}")
             return first
+        if "/review/" not in path and path != "/api/games":
+            # Every other write of a game carries its own key, so that sent again it counts once.
+            key = self.rng.bytes(16).hex()
+            kwargs["headers"] = {**kwargs.get("headers", {}), "Idempotency-Key": key}
         return self._send("POST", path, **kwargs)
 
     def get(self, path: str, **kwargs: Any) -> httpx.Response:

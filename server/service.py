@@ -164,6 +164,20 @@ def _remember(tx: Tx, game_id: str, key: str | None, response: dict[str, Any]) -
         tx.store_response(game_id, key, {k: v for k, v in response.items() if k != "game"})
 
 
+# What an Idempotency-Key of a write answered with GAME (pass, exchange, ...) keeps: a retry
+# gets the game as it is then, as a photo's retry gets its first TURN with the game of now.
+GAME_WRITE = {"answer": "game"}
+
+
+def _seen_game_write(tx: Tx, game_id: str, key: str | None) -> bool:
+    """Whether `key` already made a GAME write (then a retry does nothing); `bad_request` when
+    it made a turn (a photo or a typed move) instead."""
+    stored = tx.stored_response(game_id, key) if key else None
+    if stored is not None and stored != GAME_WRITE:
+        raise ServiceError("bad_request", "this Idempotency-Key was sent with a turn")
+    return stored is not None
+
+
 class GameService:
     """The server's operations on games, over a `Store` and a photo reader."""
 
@@ -356,10 +370,15 @@ class GameService:
 
     # --- events ------------------------------------------------------------------------------
 
-    def _write(self, game_id: str, make: Callable[[Game, GameRecord], Event]) -> dict[str, Any]:
-        """Append the event `make` builds from the locked, folded game; returns GAME."""
+    def _write(
+        self, game_id: str, make: Callable[[Game, GameRecord], Event], key: str | None = None
+    ) -> dict[str, Any]:
+        """Append the event `make` builds from the locked, folded game; returns GAME. A retry
+        with the same `key` (Idempotency-Key) appends nothing and gets the game as it is."""
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
+            if _seen_game_write(tx, game_id, key):
+                return self._game_json(tx, record)
             game = self._game(tx, record)
             self._require_no_review(tx, game_id)
             if game.state.settled:
@@ -374,6 +393,7 @@ class GameService:
             except (GameError, IllegalPlay) as exc:
                 raise ServiceError("not_allowed", str(exc)) from exc
             tx.append_event(game_id, event_to_json(event))
+            _remember(tx, game_id, key, GAME_WRITE)
             return self._game_json(tx, record, game)
 
     def _require_no_review(self, tx: Tx, game_id: str) -> None:
@@ -383,19 +403,25 @@ class GameService:
                 "a photo is waiting for review: confirm, correct or reject it first",
             )
 
-    def pass_turn(self, game_id: str) -> dict[str, Any]:
+    def pass_turn(self, game_id: str, key: str | None = None) -> dict[str, Any]:
         """The player to move passes."""
-        return self._write(game_id, lambda game, _: Pass(game.state.turn))
+        return self._write(game_id, lambda game, _: Pass(game.state.turn), key)
 
-    def exchange(self, game_id: str, count: int | None, tiles: str | None) -> dict[str, Any]:
+    def exchange(
+        self, game_id: str, count: int | None, tiles: str | None, key: str | None = None
+    ) -> dict[str, Any]:
         """The player to move exchanges tiles (the letters, or only how many)."""
         if not tiles and not count:
             raise ServiceError("bad_request", "give the tiles exchanged or how many")
         return self._write(
-            game_id, lambda game, _: Exchange(game.state.turn, tiles=tiles or "", count=count or 0)
+            game_id,
+            lambda game, _: Exchange(game.state.turn, tiles=tiles or "", count=count or 0),
+            key,
         )
 
-    def challenge(self, game_id: str, challenger: str, valid: bool | None) -> dict[str, Any]:
+    def challenge(
+        self, game_id: str, challenger: str, valid: bool | None, key: str | None = None
+    ) -> dict[str, Any]:
         """A challenge of the last play: `valid` False withdraws it, True is a failed challenge,
         None lets the game's dictionary decide."""
 
@@ -419,9 +445,9 @@ class GameService:
                     verdict = True
             return ChallengeFailed(index) if verdict else ChallengeWithdrawn(last.player)
 
-        return self._write(game_id, make)
+        return self._write(game_id, make, key)
 
-    def end(self, game_id: str, racks: dict[str, str]) -> dict[str, Any]:
+    def end(self, game_id: str, racks: dict[str, str], key: str | None = None) -> dict[str, Any]:
         """Record the tiles left on each rack (missing players: none left)."""
 
         def make(game: Game, _: GameRecord) -> Event:
@@ -430,17 +456,21 @@ class GameService:
                 raise GameError(f"no player called {', '.join(sorted(unknown))}")
             return EndOfGame(tuple(racks.get(name, "") for name in game.players))
 
-        return self._write(game_id, make)
+        return self._write(game_id, make, key)
 
-    def undo(self, game_id: str) -> dict[str, Any]:
-        """Undo the last event still in force; the log keeps it and the undo record."""
+    def undo(self, game_id: str, key: str | None = None) -> dict[str, Any]:
+        """Undo the last event still in force; the log keeps it and the undo record. A retry
+        with the same `key` undoes nothing more."""
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
+            if _seen_game_write(tx, game_id, key):
+                return self._game_json(tx, record)
             self._require_no_review(tx, game_id)
             events = tx.events(game_id)
             if not events:
                 raise ServiceError("not_allowed", "nothing to undo")
             tx.undo(game_id, events[-1][0])
+            _remember(tx, game_id, key, GAME_WRITE)
             return self._game_json(tx, record)
 
     # --- photo turns -------------------------------------------------------------------------
@@ -450,6 +480,8 @@ class GameService:
     ) -> dict[str, Any] | None:
         """The first response to this photo (or key), with the game as it is now."""
         stored = tx.stored_response(game_id, key) if key else None
+        if stored == GAME_WRITE:
+            raise ServiceError("bad_request", "this Idempotency-Key was sent with another write")
         if stored is None and sha is not None:
             for turn in tx.turns_with_photo(game_id, sha):
                 undone = turn.event_seq is not None and tx.is_undone(game_id, turn.event_seq)
