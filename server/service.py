@@ -174,6 +174,20 @@ def _remember(tx: Tx, game_id: str, key: str | None, response: dict[str, Any]) -
         tx.store_response(game_id, key, {k: v for k, v in response.items() if k != "game"})
 
 
+# What an Idempotency-Key of a write answered with GAME (pass, exchange, ...) keeps: a retry
+# gets the game as it is then, as a photo's retry gets its first TURN with the game of now.
+GAME_WRITE = {"answer": "game"}
+
+
+def _seen_game_write(tx: Tx, game_id: str, key: str | None) -> bool:
+    """Whether `key` already made a GAME write (then a retry does nothing); `bad_request` when
+    it made a turn (a photo or a typed move) instead."""
+    stored = tx.stored_response(game_id, key) if key else None
+    if stored is not None and stored != GAME_WRITE:
+        raise ServiceError("bad_request", "this Idempotency-Key was sent with a turn")
+    return stored is not None
+
+
 class GameService:
     """The server's operations on games, over a `Store` and a photo reader."""
 
@@ -311,6 +325,17 @@ class GameService:
                 )
         return {"games": out}
 
+    def games_since(self, since: str) -> list[tuple[GameRecord, Game, TurnRecord | None]]:
+        """Every game created at or after `since` (stored time, ISO 8601), oldest first: its row,
+        the folded game and its turn waiting for review (None when none is)."""
+        with self.store.transaction() as tx:
+            pending = tx.pending_turns()
+            return [
+                (record, self._game(tx, record), pending.get(record.id))
+                for record in tx.games()
+                if record.created >= since
+            ]
+
     def get_game(self, game_id: str) -> dict[str, Any]:
         """GAME: the sheet, board, whose turn and the pending review."""
         with self.store.transaction() as tx:
@@ -355,10 +380,15 @@ class GameService:
 
     # --- events ------------------------------------------------------------------------------
 
-    def _write(self, game_id: str, make: Callable[[Game, GameRecord], Event]) -> dict[str, Any]:
-        """Append the event `make` builds from the locked, folded game; returns GAME."""
+    def _write(
+        self, game_id: str, make: Callable[[Game, GameRecord], Event], key: str | None = None
+    ) -> dict[str, Any]:
+        """Append the event `make` builds from the locked, folded game; returns GAME. A retry
+        with the same `key` (Idempotency-Key) appends nothing and gets the game as it is."""
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
+            if _seen_game_write(tx, game_id, key):
+                return self._game_json(tx, record)
             game = self._game(tx, record)
             self._require_no_review(tx, game_id)
             if game.state.settled:
@@ -373,6 +403,7 @@ class GameService:
             except (GameError, IllegalPlay) as exc:
                 raise ServiceError("not_allowed", str(exc)) from exc
             tx.append_event(game_id, event_to_json(event))
+            _remember(tx, game_id, key, GAME_WRITE)
             return self._game_json(tx, record, game)
 
     def _require_no_review(self, tx: Tx, game_id: str) -> None:
@@ -382,19 +413,25 @@ class GameService:
                 "a photo is waiting for review: confirm, correct or reject it first",
             )
 
-    def pass_turn(self, game_id: str) -> dict[str, Any]:
+    def pass_turn(self, game_id: str, key: str | None = None) -> dict[str, Any]:
         """The player to move passes."""
-        return self._write(game_id, lambda game, _: Pass(game.state.turn))
+        return self._write(game_id, lambda game, _: Pass(game.state.turn), key)
 
-    def exchange(self, game_id: str, count: int | None, tiles: str | None) -> dict[str, Any]:
+    def exchange(
+        self, game_id: str, count: int | None, tiles: str | None, key: str | None = None
+    ) -> dict[str, Any]:
         """The player to move exchanges tiles (the letters, or only how many)."""
         if not tiles and not count:
             raise ServiceError("bad_request", "give the tiles exchanged or how many")
         return self._write(
-            game_id, lambda game, _: Exchange(game.state.turn, tiles=tiles or "", count=count or 0)
+            game_id,
+            lambda game, _: Exchange(game.state.turn, tiles=tiles or "", count=count or 0),
+            key,
         )
 
-    def challenge(self, game_id: str, challenger: str, valid: bool | None) -> dict[str, Any]:
+    def challenge(
+        self, game_id: str, challenger: str, valid: bool | None, key: str | None = None
+    ) -> dict[str, Any]:
         """A challenge of the last play: `valid` False withdraws it, True is a failed challenge,
         None lets the game's dictionary decide."""
 
@@ -418,9 +455,9 @@ class GameService:
                     verdict = True
             return ChallengeFailed(index) if verdict else ChallengeWithdrawn(last.player)
 
-        return self._write(game_id, make)
+        return self._write(game_id, make, key)
 
-    def end(self, game_id: str, racks: dict[str, str]) -> dict[str, Any]:
+    def end(self, game_id: str, racks: dict[str, str], key: str | None = None) -> dict[str, Any]:
         """Record the tiles left on each rack (missing players: none left)."""
 
         def make(game: Game, _: GameRecord) -> Event:
@@ -429,17 +466,21 @@ class GameService:
                 raise GameError(f"no player called {', '.join(sorted(unknown))}")
             return EndOfGame(tuple(racks.get(name, "") for name in game.players))
 
-        return self._write(game_id, make)
+        return self._write(game_id, make, key)
 
-    def undo(self, game_id: str) -> dict[str, Any]:
-        """Undo the last event still in force; the log keeps it and the undo record."""
+    def undo(self, game_id: str, key: str | None = None) -> dict[str, Any]:
+        """Undo the last event still in force; the log keeps it and the undo record. A retry
+        with the same `key` undoes nothing more."""
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
+            if _seen_game_write(tx, game_id, key):
+                return self._game_json(tx, record)
             self._require_no_review(tx, game_id)
             events = tx.events(game_id)
             if not events:
                 raise ServiceError("not_allowed", "nothing to undo")
             tx.undo(game_id, events[-1][0])
+            _remember(tx, game_id, key, GAME_WRITE)
             return self._game_json(tx, record)
 
     # --- photo turns -------------------------------------------------------------------------
@@ -449,6 +490,8 @@ class GameService:
     ) -> dict[str, Any] | None:
         """The first response to this photo (or key), with the game as it is now."""
         stored = tx.stored_response(game_id, key) if key else None
+        if stored == GAME_WRITE:
+            raise ServiceError("bad_request", "this Idempotency-Key was sent with another write")
         if stored is None and sha is not None:
             for turn in tx.turns_with_photo(game_id, sha):
                 undone = turn.event_seq is not None and tx.is_undone(game_id, turn.event_seq)
@@ -528,7 +571,7 @@ class GameService:
             raise ServiceError("illegal_play", turn.result.message)
         if self.overlay is not None:
             try:
-                self.store.overlay_path(turn_id).write_bytes(self.overlay(data, reading))
+                self.store.save_overlay(turn_id, self.overlay(data, reading))
             except Exception:  # the turn is committed: a missing overlay must not fail it
                 log.exception("overlay for turn %s failed", turn_id)
         return response
@@ -752,11 +795,7 @@ class GameService:
             raise ServiceError("not_found", f"no turn {turn_id!r} in game {game_id!r}")
         if not turn.photo_sha:
             raise ServiceError("not_found", f"turn {turn_id!r} was typed: it has no photo")
-        path = (
-            self.store.photo_path(turn.photo_sha)
-            if kind == "photo"
-            else self.store.overlay_path(turn_id)
-        )
-        if not path.exists():
+        data = self.store.photo(turn.photo_sha) if kind == "photo" else self.store.overlay(turn_id)
+        if data is None:
             raise ServiceError("not_found", f"no {kind} kept for turn {turn_id!r}")
-        return path.read_bytes()
+        return data

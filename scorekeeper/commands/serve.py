@@ -1,4 +1,5 @@
-"""`scorekeeper serve`: run the HTTP API and the phone page with uvicorn."""
+"""`scorekeeper serve`: run the HTTP API, the phone page and the director's page with uvicorn,
+in one process or several workers (each its own app on the same database)."""
 
 from __future__ import annotations
 
@@ -30,20 +31,56 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         default=str(DEFAULT_DATA_DIR),
         help=f"where photos (and the default database) are kept (default ./{DEFAULT_DATA_DIR})",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes (default 1); several need a database they share: PostgreSQL, "
+        "or SQLite on one machine",
+    )
+    parser.add_argument(
+        "--no-director-token",
+        action="store_true",
+        help="do not make and print a director's token at start",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the server; returns when it is stopped."""
+    """Start the server; returns when it is stopped. The schema is created (or migrated) here
+    first, so a database this version cannot use stops the command before any worker starts."""
+    import os
+    from pathlib import Path
+
     import uvicorn
 
-    from server.app import create_app
-    from server.storage import StorageError
+    from server.app import APP_DATA_DIR_ENV, APP_DB_ENV
+    from server.director import make_director_token
+    from server.storage import StorageError, Store
 
+    if args.workers < 1:
+        print("scorekeeper serve: --workers must be at least 1")
+        return 2
+    db_url = args.db or str(Path(args.data_dir) / DB_FILE)
     try:
-        app = create_app(db_url=args.db, data_dir=args.data_dir)
+        store = Store(db_url, args.data_dir, pool_size=1)
+        try:
+            token = None if args.no_director_token else make_director_token(store)
+        finally:
+            store.close()
     except StorageError as exc:
         print(f"scorekeeper serve: {exc}")
         return 2
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    if token is not None:
+        print(f"director's page: http://{args.host}:{args.port}/director#token={token}", flush=True)
+    os.environ[APP_DB_ENV] = db_url
+    os.environ[APP_DATA_DIR_ENV] = args.data_dir
+    uvicorn.run(
+        "server.app:app_from_env",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level="info",
+    )
     return 0
