@@ -32,7 +32,7 @@ def check_corners(
     top-left, top-right, bottom-right, bottom-left as seen (clockwise on the screen), convex, and
     a plausible grid of `rows` x `cols` readable cells. Raises `CornersError` naming what is wrong.
 
-    >>> check_corners([[10, 10], [90, 12], [88, 90], [12, 88]], 100, 100).shape
+    >>> check_corners([[10, 10], [190, 12], [188, 190], [12, 188]], 200, 200).shape
     (4, 2)
     """
     points = np.asarray(corners, dtype=np.float64)
