@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from server.routes import exports, frames, games, turns, variants
+from server.routes import exports, frames, games, qr, turns, variants
 from server.service import GameService, OverlayMaker, PhotoReader, ServiceError
 from server.storage import DB_FILE, DEFAULT_DATA_DIR, Store
 
@@ -204,7 +204,7 @@ def create_app(
     app.state.service = service
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     _add_error_handlers(app)
-    for module in (games, turns, frames, exports, variants):
+    for module in (games, turns, frames, exports, variants, qr):
         app.include_router(module.router)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -912,6 +912,29 @@ function renderLinks() {
   $("share-read").value = base;
   $("share-write").value = state.token ? `${base}&token=${encodeURIComponent(state.token)}` : "";
   $("share-write-label").hidden = !state.token;
+  showQr($("share-write").value || base);
+}
+
+// The join link as a QR code for the other players' phones (made by the server: POST /api/qr).
+async function showQr(link) {
+  const img = $("share-qr");
+  if (img.dataset.link === link) return;
+  img.dataset.link = link;
+  try {
+    const response = await fetch("/api/qr", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text: link }),
+    });
+    if (!response.ok) throw new Error(String(response.status));
+    if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src);
+    img.src = URL.createObjectURL(await response.blob());
+    img.alt = link;
+    img.hidden = false;
+  } catch {
+    img.hidden = true; // the links above still work
+    delete img.dataset.link;
+  }
 }
 
 function render() {
