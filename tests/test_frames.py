@@ -1,7 +1,7 @@
 """The table camera end to end: rendered frame sequences (`training.table_frames`) posted to
 `POST /api/games/{id}/frames` on the app with the real vision pipeline and a clock that moves a
-second per frame. A hand coming in, tiles laid one by one, the hand leaving, glare, a pass and a
-withdrawn play: each turn is made exactly once, on the right frame, and
+second per frame. A hand coming in, tiles laid one by one, the hand leaving, glare, the phone
+nudged, a pass and a withdrawn play: each turn is made exactly once, on the right frame, and
 nothing else makes one; the same frame twice and a second phone on the game make no second turn."""
 
 from __future__ import annotations
@@ -77,14 +77,16 @@ def test_a_short_game_makes_each_turn_once(table) -> None:
     client, clock, game, game_id, auth = table
     scene = TableScene(game.variant, edition_style("en"), seed=11)
     shots = list(game_script(game, scene, np.random.default_rng(4), glare=0.0, nudge=0.0))
-    # Glare from a lamp over part of the board from after the first play to the second: it
-    # must make no turn of its own. (A nudged phone is not tested here: see bench_frames.py.)
+    # Glare from a lamp over part of the board after the first play (off while the second is
+    # laid), and the phone knocked to a new view once the second was made: neither may make a
+    # turn of its own.
     lamp = Glare(scene.square_centre(4, 4), scene.cell_in_photo * 1.5, 70.0)
     turns = [i for i, shot in enumerate(shots) if shot.turn is not None]
     shots = [
-        Shot(s.board, s.hand, lamp if turns[0] < i <= turns[1] else None, 0, s.turn, s.before)
+        Shot(s.board, s.hand, lamp if turns[0] < i < turns[1] - 1 else None,
+             1 if i > turns[1] + 3 else 0, s.turn, s.before)
         for i, s in enumerate(shots)
-    ]
+    ]  # fmt: skip
     made: list[tuple[int, int]] = []  # (event index, frames after the hand left)
     due = None
     for number, shot in enumerate(shots):
@@ -95,14 +97,6 @@ def test_a_short_game_makes_each_turn_once(table) -> None:
             due = (shot.turn, number)
         data = scene.render(shot, number)
         answer = post_frame(client, game_id, auth, data)
-        print(
-            number,
-            shot.hand is not None,
-            shot.turn,
-            answer["status"],
-            len(answer["changed"]),
-            answer["message"][:80],
-        )
         clock.now += 1.0
         if answer["status"] in ("committed", "needs_review"):
             assert due is not None
