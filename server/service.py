@@ -53,7 +53,7 @@ from server.events import event_from_json, event_to_json, fold
 from server.storage import GameRecord, Store, TurnRecord, Tx, now
 from vision.classify import UnreadableVariant, check_readable
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
-from vision.frames import FrameLooker, FrameView
+from vision.frames import FrameLooker, FrameView, board_squares
 from vision.rectify import CornersError
 
 log = logging.getLogger("scorekeeper.server")
@@ -724,9 +724,10 @@ class GameService:
 
         A board that shows no change makes no turn (a camera cannot see a pass: the page's button
         says it), and neither does a review without a play whose doubtful squares are all known
-        tiles (hidden: read again once something moves), or one without a play of a frame where
-        no square looked changed (a premium square that might be a blank, asked after every hand
-        that passed over it otherwise): both answer as the camera sees it."""
+        tiles (hidden: read again once something moves), or one without a play where no square
+        that looked changed is read as gained or lost or is in doubt (a premium square that might
+        be a blank, asked after every hand that passed over it otherwise; glare): both answer as
+        the camera sees it."""
         game_id = record.id
         variant = self._variant(record)
         try:
@@ -763,11 +764,20 @@ class GameService:
             known = game.state.board
             doubts = [cell.square for cell in result.uncertain]
             hidden = result.play is None and all(known.get(*s) is not None for s in doubts)
+            turns = int(getattr(reading, "rotation", 0))
+            seen = (known.width, known.height) if turns % 2 else (known.height, known.width)
+            looked = board_squares(view.changed or frozenset(), turns, seen)
+            read = result.read_board
+            seen_new = read is not None and any(
+                read.in_bounds(*s) and (read.get(*s) is None) != (known.get(*s) is None)
+                for s in looked
+            )
             unchanged = unchanged or (
                 result.status is TurnStatus.NEEDS_REVIEW
                 and result.play is None
                 and not hidden
-                and not view.changed
+                and not seen_new
+                and not any(s in looked for s in doubts)
             )
             if unchanged:
                 response = {**answer, "status": "unchanged", "message": "no move on the board"}

@@ -20,6 +20,7 @@ from scorer.variant import load_variant
 from server.app import create_app
 from training.photo_games import edition_style
 from training.table_frames import Glare, Shot, TableScene, game_script
+from vision.frames import board_squares
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -150,3 +151,12 @@ def test_frame_errors(table) -> None:
     ok, encoded = cv2.imencode(".jpg", blank)
     assert ok
     assert post_frame(client, game_id, auth, encoded.tobytes())["status"] == "no_board"
+
+
+def test_board_squares_follow_the_reading_rotation() -> None:
+    """A frame's squares as seen, as the board's once the reading turned the grid upright."""
+    seen = frozenset({(0, 0), (2, 5)})
+    assert board_squares(seen, 0, (15, 15)) == seen
+    assert board_squares(seen, 1, (15, 15)) == {(0, 14), (5, 12)}
+    assert board_squares(seen, 2, (15, 15)) == {(14, 14), (12, 9)}
+    assert board_squares(frozenset({(0, 0)}), 1, (12, 16)) == {(0, 11)}

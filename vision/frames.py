@@ -86,6 +86,24 @@ def look_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.partition(diff, diff.shape[-1] - quarter, axis=-1)[..., -quarter:].mean(axis=-1)
 
 
+def board_squares(
+    seen: frozenset[Square], rotation: int, shape: tuple[int, int]
+) -> frozenset[Square]:
+    """Squares of the grid as a frame shows it (`shape` rows x cols as seen), as the board's: a
+    reading turns the grid `rotation` quarter-turns clockwise to make its tiles upright.
+
+    >>> sorted(board_squares(frozenset({(0, 0), (0, 14)}), 1, (15, 15)))
+    [(0, 14), (14, 14)]
+    """
+    out = set()
+    for row, col in seen:
+        (r, c), (height, width) = (row, col), shape
+        for _ in range(rotation % 4):
+            (r, c), (height, width) = (c, height - 1 - r), (width, height)
+        out.add((r, c))
+    return frozenset(out)
+
+
 class FrameLooker:
     """One camera's view of one board: the grid it keeps, the previous frame's looks and the
     settled board's. Not thread-safe: one frame at a time per looker."""
