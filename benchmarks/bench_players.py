@@ -4,7 +4,7 @@ no question at all, the questions asked (reviews and the answers sent), retakes,
 moves typed, turns lost (the game could not go on, and why) and turns recorded wrongly.
 
     python benchmarks/bench_players.py [--games 6] [--first K] [--seed 7] [--size 1600x1200]
-        [--styles heldout|calibrated|random] [--shared ../shared]
+        [--styles heldout|calibrated|random] [--questions] [--shared ../shared]
 
 Each recorded game of ``../shared/gcg`` (10 plays or more) is played on the FastAPI app in-process
 (TestClient, a temporary SQLite database, the real vision pipeline). One board style per game:
@@ -152,6 +152,7 @@ class Player:
         self.tally = Tally()
         self.id = ""
         self.auth: dict[str, str] = {}
+        self.questions = False  # note every question asked, with the truth
 
     # --- HTTP ----------------------------------------------------------------------------------
 
@@ -264,6 +265,15 @@ class Player:
                 turn = body
                 continue
             before = questions
+            if self.questions:
+                self.tally.notes.append(
+                    f"{where}: {turn['message'][:90]}; asked "
+                    + ", ".join(
+                        f"{c['square']} {'/'.join(c.get('candidates') or [])}"
+                        f"={truth.rows[c['row']][c['col']]}"
+                        for c in asked
+                    )
+                )
             blanks = []
             for cell in asked:
                 ch = truth.rows[cell["row"]][cell["col"]]
@@ -441,6 +451,9 @@ def main() -> int:
     parser.add_argument("--size", default="1600x1200")
     parser.add_argument("--styles", choices=("heldout", "calibrated", "random"), default="heldout")
     parser.add_argument(
+        "--questions", action="store_true", help="print every question asked, with the truth"
+    )
+    parser.add_argument(
         "--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared"
     )
     args = parser.parse_args()
@@ -462,6 +475,7 @@ def main() -> int:
                 rng = np.random.default_rng(seed)
                 style = _style(args.styles, rng, game.variant.name)
                 player = Player(client, game, style, seed, size)
+                player.questions = args.questions
                 began = time.perf_counter()
                 lost = ""
                 try:

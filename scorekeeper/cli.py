@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 # subcommand name -> module under scorekeeper.commands
 COMMANDS: dict[str, str] = {
+    "director-token": "director",
     "gcg": "gcg",
     "read": "read",
     "replay": "replay",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
@@ -18,13 +19,16 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from server.routes import exports, frames, games, qr, turns, variants
+from server.routes import director, exports, frames, games, qr, turns, variants
 from server.service import GameService, OverlayMaker, PhotoReader, ServiceError
-from server.storage import DB_FILE, DEFAULT_DATA_DIR, Store
+from server.storage import DB_FILE, DEFAULT_DATA_DIR, StorageBusy, Store
 
 MAX_BODY_BYTES = 25 * 1024 * 1024
 MAX_DETAIL = 2_000  # characters of a validation error's detail
 STATIC_DIR = Path(__file__).parent / "static"
+# How `scorekeeper serve` hands its options to the worker processes uvicorn starts.
+APP_DB_ENV = "SCOREKEEPER_DB"
+APP_DATA_DIR_ENV = "SCOREKEEPER_DATA_DIR"
 log = logging.getLogger("scorekeeper.server")
 
 STATUS = {
@@ -34,6 +38,7 @@ STATUS = {
     "not_an_image": 400,
     "truncated": 400,
     "unauthorized": 401,
+    "forbidden": 403,
     "not_found": 404,
     "method_not_allowed": 405,
     "review_pending": 409,
@@ -50,6 +55,7 @@ STATUS = {
     "internal": 500,
     "reader_unavailable": 503,
     "timeout": 503,
+    "unavailable": 503,
 }
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed"}
 
@@ -204,7 +210,7 @@ def create_app(
     app.state.service = service
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     _add_error_handlers(app)
-    for module in (games, turns, frames, exports, variants, qr):
+    for module in (games, turns, frames, exports, variants, director, qr):
         app.include_router(module.router)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
@@ -216,13 +222,33 @@ def create_app(
             raise ServiceError("not_found", "the phone page is not installed")
         return FileResponse(page)
 
+    @app.get("/director", include_in_schema=False)
+    def director_page() -> FileResponse:
+        page = STATIC_DIR / "director.html"
+        if not page.is_file():
+            raise ServiceError("not_found", "the director's page is not installed")
+        return FileResponse(page)
+
     return app
+
+
+def app_from_env() -> FastAPI:
+    """The app of `scorekeeper serve`'s workers, each its own process: the database URL and the
+    data directory come from `APP_DB_ENV` and `APP_DATA_DIR_ENV`, which `serve` sets."""
+    return create_app(
+        db_url=os.environ[APP_DB_ENV], data_dir=os.environ.get(APP_DATA_DIR_ENV, DEFAULT_DATA_DIR)
+    )
 
 
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
         return error_response(exc.code, exc.detail, exc.retry_with)
+
+    @app.exception_handler(StorageBusy)
+    async def storage_busy(_: Request, exc: StorageBusy) -> JSONResponse:
+        log.warning("database busy: %s", exc)
+        return error_response("unavailable", str(exc))
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

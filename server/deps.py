@@ -30,16 +30,20 @@ def get_service(request: Request) -> GameService:
 Service = Annotated[GameService, Depends(get_service)]
 
 
+def bearer(authorization: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, or None."""
+    if authorization and authorization.lower().startswith("bearer "):
+        return authorization[7:].strip() or None
+    return None
+
+
 def require_token(
     game_id: GameId,
     service: Service,
     authorization: Annotated[str | None, Header(max_length=200)] = None,
 ) -> None:
     """Let a write through only with the game's token (`Authorization: Bearer <token>`)."""
-    token = None
-    if authorization and authorization.lower().startswith("bearer "):
-        token = authorization[7:].strip()
-    service.authorize(game_id, token)
+    service.authorize(game_id, bearer(authorization))
 
 
 Authorized = Depends(require_token)

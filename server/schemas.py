@@ -349,3 +349,37 @@ class EndIn(BaseModel):
     racks: dict[NamedPlayer, Tiles] = Field(
         max_length=MAX_PLAYERS, examples=[{"Аня": "", "Борис": "ЖЮ"}]
     )
+
+
+class ReviewSummaryOut(BaseModel):
+    """A table's photo waiting for the players' review."""
+
+    turn_id: str
+    message: str
+    uncertain: int = Field(description="how many squares the players are asked about")
+
+
+class TableOut(BaseModel):
+    """One table of the evening as the director sees it (no token)."""
+
+    id: str
+    variant: str
+    created: str
+    players: list[str]
+    totals: dict[str, int]
+    turn: str | None = Field(description="whose turn it is; null once the game is over")
+    moves: int
+    last_move: MoveOut | None
+    finished: bool
+    winners: list[str]
+    pending: ReviewSummaryOut | None
+    sheet_url: str
+    game_url: str
+
+
+class EveningOut(BaseModel):
+    """Every game of the evening."""
+
+    since: str = Field(description="the evening's start (UTC, ISO 8601)")
+    games: list[TableOut]
+    pending_reviews: int

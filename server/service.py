@@ -51,6 +51,7 @@ from scorer.variant import (
 )
 from server.events import event_from_json, event_to_json, fold
 from server.storage import GameRecord, Store, TurnRecord, Tx, now
+from vision.answers import square_key, with_answers
 from vision.classify import UnreadableVariant, check_readable
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
 from vision.frames import FrameLooker, FrameView, board_squares
@@ -174,6 +175,14 @@ def _reviewed_reading(board: Board, uncertain: list[dict[str, Any]]) -> PlainRea
     return PlainReading(classes, confidence, top3)
 
 
+def _still_empty(answers: list[str], board: Board | None) -> list[str]:
+    """The squares answered empty (`vision.answers.square_key`) that `board` leaves empty (all
+    of them without a board)."""
+    if board is None:
+        return answers
+    return [key for key in answers if board.get(*(int(v) for v in key.split(","))) is None]
+
+
 def _remember(tx: Tx, game_id: str, key: str | None, response: dict[str, Any]) -> None:
     """Keep a turn's answer under its idempotency key (without the game, which a retry reads
     afresh), so that a retried request gets the same answer."""
@@ -191,6 +200,20 @@ class _Camera:
     lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
     last_sha: str = ""
     last_answer: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+# What an Idempotency-Key of a write answered with GAME (pass, exchange, ...) keeps: a retry
+# gets the game as it is then, as a photo's retry gets its first TURN with the game of now.
+GAME_WRITE = {"answer": "game"}
+
+
+def _seen_game_write(tx: Tx, game_id: str, key: str | None) -> bool:
+    """Whether `key` already made a GAME write (then a retry does nothing); `bad_request` when
+    it made a turn (a photo or a typed move) instead."""
+    stored = tx.stored_response(game_id, key) if key else None
+    if stored is not None and stored != GAME_WRITE:
+        raise ServiceError("bad_request", "this Idempotency-Key was sent with a turn")
+    return stored is not None
 
 
 class GameService:
@@ -341,6 +364,17 @@ class GameService:
                 )
         return {"games": out}
 
+    def games_since(self, since: str) -> list[tuple[GameRecord, Game, TurnRecord | None]]:
+        """Every game created at or after `since` (stored time, ISO 8601), oldest first: its row,
+        the folded game and its turn waiting for review (None when none is)."""
+        with self.store.transaction() as tx:
+            pending = tx.pending_turns()
+            return [
+                (record, self._game(tx, record), pending.get(record.id))
+                for record in tx.games()
+                if record.created >= since
+            ]
+
     def get_game(self, game_id: str) -> dict[str, Any]:
         """GAME: the sheet, board, whose turn and the pending review."""
         with self.store.transaction() as tx:
@@ -385,10 +419,15 @@ class GameService:
 
     # --- events ------------------------------------------------------------------------------
 
-    def _write(self, game_id: str, make: Callable[[Game, GameRecord], Event]) -> dict[str, Any]:
-        """Append the event `make` builds from the locked, folded game; returns GAME."""
+    def _write(
+        self, game_id: str, make: Callable[[Game, GameRecord], Event], key: str | None = None
+    ) -> dict[str, Any]:
+        """Append the event `make` builds from the locked, folded game; returns GAME. A retry
+        with the same `key` (Idempotency-Key) appends nothing and gets the game as it is."""
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
+            if _seen_game_write(tx, game_id, key):
+                return self._game_json(tx, record)
             game = self._game(tx, record)
             self._require_no_review(tx, game_id)
             if game.state.settled:
@@ -403,6 +442,7 @@ class GameService:
             except (GameError, IllegalPlay) as exc:
                 raise ServiceError("not_allowed", str(exc)) from exc
             tx.append_event(game_id, event_to_json(event))
+            _remember(tx, game_id, key, GAME_WRITE)
             return self._game_json(tx, record, game)
 
     def _require_no_review(self, tx: Tx, game_id: str) -> None:
@@ -412,19 +452,25 @@ class GameService:
                 "a photo is waiting for review: confirm, correct or reject it first",
             )
 
-    def pass_turn(self, game_id: str) -> dict[str, Any]:
+    def pass_turn(self, game_id: str, key: str | None = None) -> dict[str, Any]:
         """The player to move passes."""
-        return self._write(game_id, lambda game, _: Pass(game.state.turn))
+        return self._write(game_id, lambda game, _: Pass(game.state.turn), key)
 
-    def exchange(self, game_id: str, count: int | None, tiles: str | None) -> dict[str, Any]:
+    def exchange(
+        self, game_id: str, count: int | None, tiles: str | None, key: str | None = None
+    ) -> dict[str, Any]:
         """The player to move exchanges tiles (the letters, or only how many)."""
         if not tiles and not count:
             raise ServiceError("bad_request", "give the tiles exchanged or how many")
         return self._write(
-            game_id, lambda game, _: Exchange(game.state.turn, tiles=tiles or "", count=count or 0)
+            game_id,
+            lambda game, _: Exchange(game.state.turn, tiles=tiles or "", count=count or 0),
+            key,
         )
 
-    def challenge(self, game_id: str, challenger: str, valid: bool | None) -> dict[str, Any]:
+    def challenge(
+        self, game_id: str, challenger: str, valid: bool | None, key: str | None = None
+    ) -> dict[str, Any]:
         """A challenge of the last play: `valid` False withdraws it, True is a failed challenge,
         None lets the game's dictionary decide."""
 
@@ -448,9 +494,9 @@ class GameService:
                     verdict = True
             return ChallengeFailed(index) if verdict else ChallengeWithdrawn(last.player)
 
-        return self._write(game_id, make)
+        return self._write(game_id, make, key)
 
-    def end(self, game_id: str, racks: dict[str, str]) -> dict[str, Any]:
+    def end(self, game_id: str, racks: dict[str, str], key: str | None = None) -> dict[str, Any]:
         """Record the tiles left on each rack (missing players: none left)."""
 
         def make(game: Game, _: GameRecord) -> Event:
@@ -459,17 +505,21 @@ class GameService:
                 raise GameError(f"no player called {', '.join(sorted(unknown))}")
             return EndOfGame(tuple(racks.get(name, "") for name in game.players))
 
-        return self._write(game_id, make)
+        return self._write(game_id, make, key)
 
-    def undo(self, game_id: str) -> dict[str, Any]:
-        """Undo the last event still in force; the log keeps it and the undo record."""
+    def undo(self, game_id: str, key: str | None = None) -> dict[str, Any]:
+        """Undo the last event still in force; the log keeps it and the undo record. A retry
+        with the same `key` undoes nothing more."""
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
+            if _seen_game_write(tx, game_id, key):
+                return self._game_json(tx, record)
             self._require_no_review(tx, game_id)
             events = tx.events(game_id)
             if not events:
                 raise ServiceError("not_allowed", "nothing to undo")
             tx.undo(game_id, events[-1][0])
+            _remember(tx, game_id, key, GAME_WRITE)
             return self._game_json(tx, record)
 
     # --- photo turns -------------------------------------------------------------------------
@@ -479,6 +529,8 @@ class GameService:
     ) -> dict[str, Any] | None:
         """The first response to this photo (or key), with the game as it is now."""
         stored = tx.stored_response(game_id, key) if key else None
+        if stored == GAME_WRITE:
+            raise ServiceError("bad_request", "this Idempotency-Key was sent with another write")
         if stored is None and sha is not None:
             for turn in tx.turns_with_photo(game_id, sha):
                 undone = turn.event_seq is not None and tx.is_undone(game_id, turn.event_seq)
@@ -535,28 +587,41 @@ class GameService:
             if replayed is not None:
                 return replayed
             game = self._require_open(tx, record)
-            # Known tiles the last photo read as empty too are this edition's look (see track).
-            last = tx.last_photo_turn(game_id)
-            steady = frozenset(
-                (int(r), int(c)) for r, c in (last.state.get("gone", []) if last else [])
-            )
-            turn = turn_from_reading(game, reading, self._dictionary(record, game.variant), steady)
+            turn, answers, reading = self._tracked(tx, record, game, reading)
             if turn.result.status is TurnStatus.REJECTED:
                 response = {"status": "rejected", "message": turn.result.message}
                 tx.add_turn(
                     TurnRecord(turn_id, game_id, sha, "rejected", None, {}, response, now())
                 )
             else:
-                response = self._settle(tx, record, game, turn, turn_id, sha)
+                response = self._settle(tx, record, game, turn, turn_id, sha, answers=answers)
                 _remember(tx, game_id, key, response)
         if turn.result.status is TurnStatus.REJECTED:
             raise ServiceError("illegal_play", turn.result.message)
         if self.overlay is not None:
             try:
-                self.store.overlay_path(turn_id).write_bytes(self.overlay(data, reading))
+                self.store.save_overlay(turn_id, self.overlay(data, reading))
             except Exception:  # the turn is committed: a missing overlay must not fail it
                 log.exception("overlay for turn %s failed", turn_id)
         return response
+
+    def _tracked(
+        self, tx: Tx, record: GameRecord, game: Game, reading: Reading
+    ) -> tuple[Turn, list, Reading]:
+        """A photo's (or a frame's) reading tracked against the game: the turn, the squares the
+        players said were empty, and the reading with those answers applied."""
+        # Known tiles the last photo read as empty too are this edition's look (see track).
+        last = tx.last_photo_turn(record.id)
+        steady = frozenset(
+            (int(r), int(c)) for r, c in (last.state.get("gone", []) if last else [])
+        )
+        # Squares the players said were empty are not asked about again while they look so.
+        known, layout = game.state.board.rows, game.variant.layout.rows
+        latest = tx.last_photo_turn(record.id, recorded=False)
+        answers = latest.state.get("empty_answers", []) if latest else []
+        reading = with_answers(reading, known, layout, answers)
+        turn = turn_from_reading(game, reading, self._dictionary(record, game.variant), steady)
+        return turn, answers, reading
 
     def play_move(self, game_id: str, position: str, word: str, key: str | None) -> dict[str, Any]:
         """Record a play typed in GCG notation as the next turn, checked and scored as a photo of
@@ -594,9 +659,11 @@ class GameService:
         sha: str,
         existing: bool = False,
         photo: bool = True,
+        answers: list[str] | None = None,
     ) -> dict[str, Any]:
         """Commit a tracked turn or keep it pending; returns TURN and stores it with the turn
-        (`sha` "" and no `photo` for a typed move)."""
+        (`sha` "" and no `photo` for a typed move). `answers`: the squares the players answered
+        were empty so far (`vision.answers`), kept with the turn for the next photo."""
         result = turn.result
         seq = None
         if turn.event is not None:
@@ -628,6 +695,7 @@ class GameService:
             "uncertain": body["uncertain"],
             "play": event_to_json(Play(game.state.turn, result.play)) if result.play else None,
             "gone": sorted(result.gone),
+            "empty_answers": _still_empty(answers or [], board),
         }
         if existing:
             tx.update_turn(turn_id, status, seq, state)
@@ -752,11 +820,7 @@ class GameService:
                 assert pending is not None
                 return {**pending.response, "game": self._game_json(tx, record)}
             game = self._require_open(tx, record)
-            last = tx.last_photo_turn(game_id)
-            steady = frozenset(
-                (int(r), int(c)) for r, c in (last.state.get("gone", []) if last else [])
-            )
-            turn = turn_from_reading(game, reading, self._dictionary(record, game.variant), steady)
+            turn, answers, reading = self._tracked(tx, record, game, reading)
             result = turn.result
             unchanged = result.status is TurnStatus.COMMITTED and (
                 turn.event is None or result.kind is ChangeKind.UNCHANGED
@@ -787,12 +851,12 @@ class GameService:
                 return {**answer, "status": "busy", "message": result.message}
             else:
                 self.store.save_photo(data)
-                response = self._settle(tx, record, game, turn, turn_id, sha)
+                response = self._settle(tx, record, game, turn, turn_id, sha, answers=answers)
         camera.looker.settle()
         camera.state = settled(camera.state)
         if response["status"] != "unchanged" and self.overlay is not None:
             try:
-                self.store.overlay_path(turn_id).write_bytes(self.overlay(data, reading))
+                self.store.save_overlay(turn_id, self.overlay(data, reading))
             except Exception:  # the turn is made: a missing overlay must not fail it
                 log.exception("overlay for turn %s failed", turn_id)
         return {**answer, **response}
@@ -880,8 +944,17 @@ class GameService:
             turn = corrected_turn(game, reading, self._dictionary(record, game.variant))
             if turn.result.status is TurnStatus.REJECTED:
                 raise ServiceError("illegal_play", turn.result.message)
+            said = [square_key(*square) for square, tile in changes.items() if tile is None]
+            answers = sorted({*pending.state.get("empty_answers", []), *said})
             return self._settle(
-                tx, record, game, turn, pending.id, pending.photo_sha, existing=True
+                tx,
+                record,
+                game,
+                turn,
+                pending.id,
+                pending.photo_sha,
+                existing=True,
+                answers=answers,
             )
 
     def choose_blank(self, game_id: str, square: str, letter: str) -> dict[str, Any]:
@@ -909,11 +982,7 @@ class GameService:
             raise ServiceError("not_found", f"no turn {turn_id!r} in game {game_id!r}")
         if not turn.photo_sha:
             raise ServiceError("not_found", f"turn {turn_id!r} was typed: it has no photo")
-        path = (
-            self.store.photo_path(turn.photo_sha)
-            if kind == "photo"
-            else self.store.overlay_path(turn_id)
-        )
-        if not path.exists():
+        data = self.store.photo(turn.photo_sha) if kind == "photo" else self.store.overlay(turn_id)
+        if data is None:
             raise ServiceError("not_found", f"no {kind} kept for turn {turn_id!r}")
-        return path.read_bytes()
+        return data

@@ -1,9 +1,17 @@
-"""Durable storage for the server: games, their event logs, photo turns and idempotent responses
-in SQLite (default, WAL mode) or PostgreSQL, with photos and overlays kept on disk by hash.
+"""Durable storage for the server: games, their event logs, photo turns (pending reviews among
+them), idempotent responses and directors' tokens in SQLite (default, WAL mode) or PostgreSQL.
+
+SQLite is the embedded default: photos and overlays are files under the data directory, one per
+content hash (a turn's overlay under its turn id). With PostgreSQL everything a game needs is in
+the database (photos and overlays as `bytea` rows, one per content hash / turn), so any server
+process on any machine answers any request of any game; connections come from a
+`psycopg_pool.ConnectionPool`. A game's word list is its row's text in both; the file under
+`wordlists/` is only each machine's cache of it for `WordListDictionary`, rebuilt from the row.
 
 Every write runs in one transaction that first locks the game (`BEGIN IMMEDIATE` in SQLite,
 `SELECT ... FOR UPDATE` in PostgreSQL), so turns on one game are serialised across threads and
-server processes.
+server processes. The schema is created or migrated under a lock too (PostgreSQL: an advisory
+lock), so several processes may start at once on an empty database.
 """
 
 from __future__ import annotations
@@ -12,6 +20,7 @@ import hashlib
 import json
 import secrets
 import sqlite3
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,11 +28,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DEFAULT_DATA_DIR = Path("scorekeeper-data")
 DB_FILE = "scorekeeper.db"
 BUSY_TIMEOUT_S = 30
-
+POOL_SIZE = 10  # PostgreSQL connections one process holds at most
+POOL_TIMEOUT_S = 15  # a request waits this long for a free connection, then is a 503
+LOCK_TIMEOUT = "20s"  # PostgreSQL: a row or schema lock waited for longer is a 503
+SCHEMA_LOCK_TIMEOUT = "5min"  # PostgreSQL: how long a starting process waits for a migration
+# pg_advisory_xact_lock key under which a process creates or migrates the schema.
+SCHEMA_LOCK_KEY = 0x5C0_4E_6EE9
 _SCHEMA = [
     "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)",
     """CREATE TABLE IF NOT EXISTS games (
@@ -63,6 +77,19 @@ _SCHEMA = [
         response TEXT NOT NULL,
         PRIMARY KEY (game_id, key)
     )""",
+    """CREATE TABLE IF NOT EXISTS director_tokens (
+        token_hash TEXT PRIMARY KEY,
+        created TEXT NOT NULL
+    )""",
+]
+
+# PostgreSQL only: the photos and overlays SQLite keeps as files.
+_POSTGRES_SCHEMA = [
+    "CREATE TABLE IF NOT EXISTS photos (sha TEXT PRIMARY KEY, data BYTEA NOT NULL)",
+    """CREATE TABLE IF NOT EXISTS overlays (
+        turn_id TEXT PRIMARY KEY REFERENCES turns(id) ON DELETE CASCADE,
+        data BYTEA NOT NULL
+    )""",
 ]
 
 
@@ -70,11 +97,20 @@ _SCHEMA = [
 _MIGRATIONS = {
     # 1 -> 2: a game may carry its players' own variant file.
     1: ["ALTER TABLE games ADD COLUMN variant_file TEXT"],
+    # 2 -> 3: no column changes. The new tables (directors' tokens; PostgreSQL's photos and
+    # overlays) come from the CREATE TABLE IF NOT EXISTS run first, and a PostgreSQL store then
+    # takes in the photo files of this machine's data directory (`_import_files`).
+    2: [],
 }
 
 
 class StorageError(RuntimeError):
     """The database cannot be opened or holds a schema this version does not know."""
+
+
+class StorageBusy(StorageError):
+    """The database cannot take the request now (no free connection in time, a lock waited for
+    too long, the connection lost): the request may be sent again."""
 
 
 def now() -> str:
@@ -269,11 +305,15 @@ class Tx:
         ).fetchone()
         return None if row is None else _turn(row)
 
-    def last_photo_turn(self, game_id: str) -> TurnRecord | None:
-        """The game's latest photo turn that recorded an event, or None."""
+    def last_photo_turn(self, game_id: str, recorded: bool = True) -> TurnRecord | None:
+        """The game's latest committed photo turn that recorded an event, or None; with
+        `recorded` False, the empty board photographed before the first move (which records
+        nothing) counts too, when no later photo recorded an event."""
+        recorded_only = "AND event_seq IS NOT NULL " if recorded else ""
         row = self._run(
             f"SELECT {_TURN_COLUMNS} FROM turns WHERE game_id = ? AND status = 'committed' "
-            "AND photo_sha <> '' AND event_seq IS NOT NULL ORDER BY event_seq DESC LIMIT 1",
+            f"AND photo_sha <> '' {recorded_only}"
+            "ORDER BY COALESCE(event_seq, -1) DESC, created DESC LIMIT 1",
             (game_id,),
         ).fetchone()
         return None if row is None else _turn(row)
@@ -301,25 +341,88 @@ class Tx:
             (game_id, key, json.dumps(response, ensure_ascii=False)),
         )
 
+    def add_director_token(self, token_hash: str) -> None:
+        """Keep a director's token (its hash)."""
+        self._run(
+            "INSERT INTO director_tokens (token_hash, created) VALUES (?, ?)", (token_hash, now())
+        )
+
+    def director_token_known(self, token_hash: str) -> bool:
+        """Whether a director's token with this hash was made."""
+        row = self._run(
+            "SELECT 1 FROM director_tokens WHERE token_hash = ?", (token_hash,)
+        ).fetchone()
+        return row is not None
+
+    def pending_turns(self) -> dict[str, TurnRecord]:
+        """Every game's turn waiting for review, by game id."""
+        rows = self._run(
+            f"SELECT {_TURN_COLUMNS} FROM turns WHERE status = 'needs_review'"
+        ).fetchall()
+        return {turn.game_id: turn for turn in map(_turn, rows)}
+
 
 class Store:
-    """The database plus the photo folder. `db_url` is a SQLite file path (or `sqlite:///path`)
-    or a `postgresql://` URL; photos and overlays go under `data_dir`."""
+    """The database plus, for SQLite, the photo folder. `db_url` is a SQLite file path (or
+    `sqlite:///path`) or a `postgresql://` URL; files go under `data_dir` (with PostgreSQL only
+    the word-list cache). `pool_size`: PostgreSQL connections this store holds at most, each
+    waited for at most `pool_timeout_s`."""
 
-    def __init__(self, db_url: str, data_dir: str | Path) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        data_dir: str | Path,
+        pool_size: int = POOL_SIZE,
+        pool_timeout_s: float = POOL_TIMEOUT_S,
+    ) -> None:
         self.data_dir = Path(data_dir)
         self.postgres = db_url.startswith(("postgresql://", "postgres://"))
         self.db_url = db_url
         self._sqlite_path = None if self.postgres else Path(db_url.removeprefix("sqlite:///"))
-        for folder in ("photos", "overlays", "wordlists"):
+        folders = ("wordlists",) if self.postgres else ("photos", "overlays", "wordlists")
+        for folder in folders:
             (self.data_dir / folder).mkdir(parents=True, exist_ok=True)
-        self._migrate()
-
-    def _connect(self) -> Any:
+        self._pool: Any = None
+        self.pool_timeout_s = pool_timeout_s
         if self.postgres:
-            import psycopg  # optional extra `postgres`: only imported for a PostgreSQL URL
+            self._pool = self._open_pool(pool_size)
+        try:
+            self._migrate()
+        except BaseException:
+            self.close()
+            raise
 
-            return psycopg.connect(self.db_url)
+    def _open_pool(self, size: int) -> Any:
+        # optional extra `postgres`: only imported for a PostgreSQL URL
+        from psycopg_pool import ConnectionPool, PoolTimeout
+
+        pool = ConnectionPool(
+            self.db_url,
+            min_size=1,
+            max_size=size,
+            timeout=self.pool_timeout_s,
+            kwargs={"options": f"-c lock_timeout={LOCK_TIMEOUT}"},
+            check=ConnectionPool.check_connection,
+            open=False,
+            name="scorekeeper",
+        )
+        try:
+            pool.open(wait=True, timeout=max(self.pool_timeout_s, 5.0))
+        except PoolTimeout as exc:
+            pool.close()
+            raise StorageError(
+                f"cannot open the database {self.db_url!r}: no connection in time"
+            ) from exc
+        # The pool's threads outlive a forgotten store: close it with the store.
+        weakref.finalize(self, pool.close)
+        return pool
+
+    def close(self) -> None:
+        """Close the PostgreSQL connections (SQLite opens one per transaction)."""
+        if self._pool is not None:
+            self._pool.close()
+
+    def _connect(self) -> sqlite3.Connection:
         assert self._sqlite_path is not None
         self._sqlite_path.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(
@@ -329,81 +432,154 @@ class Store:
         return connection
 
     def _migrate(self) -> None:
-        try:
-            connection = self._connect()
-        except Exception as exc:
-            raise StorageError(f"cannot open the database {self.db_url!r}: {exc}") from exc
-        try:
-            if not self.postgres:
+        if not self.postgres:
+            try:
+                connection = self._connect()
                 connection.execute("PRAGMA journal_mode = WAL")
-            with self.transaction() as tx:
-                for statement in _SCHEMA:
-                    tx._run(statement)
-                row = tx._run("SELECT MAX(version) FROM schema_version").fetchone()
-                if row[0] is None:
-                    tx._run("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
-                elif row[0] > SCHEMA_VERSION:
-                    raise StorageError(
-                        f"the database has schema version {row[0]}; this scorekeeper knows "
-                        f"up to {SCHEMA_VERSION}: upgrade scorekeeper"
-                    )
-                elif row[0] < SCHEMA_VERSION:
-                    for version in range(row[0], SCHEMA_VERSION):
-                        for statement in _MIGRATIONS[version]:
-                            tx._run(statement)
-                    tx._run("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
-        finally:
-            connection.close()
+                connection.close()
+            except (sqlite3.Error, OSError) as exc:
+                raise StorageError(f"cannot open the database {self.db_url!r}: {exc}") from exc
+        schema = _SCHEMA + (_POSTGRES_SCHEMA if self.postgres else [])
+        with self.transaction(lock_schema=True) as tx:
+            for statement in schema:
+                tx._run(statement)
+            row = tx._run("SELECT MAX(version) FROM schema_version").fetchone()
+            if row[0] is None:
+                tx._run("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION,))
+            elif row[0] > SCHEMA_VERSION:
+                raise StorageError(
+                    f"the database has schema version {row[0]}; this scorekeeper knows "
+                    f"up to {SCHEMA_VERSION}: upgrade scorekeeper"
+                )
+            elif row[0] < SCHEMA_VERSION:
+                for version in range(row[0], SCHEMA_VERSION):
+                    for statement in _MIGRATIONS[version]:
+                        tx._run(statement)
+                if self.postgres and row[0] < 3:
+                    self._import_files(tx)
+                tx._run("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+    def _import_files(self, tx: Tx) -> None:
+        """Copy the photos and overlays an older version kept on this machine's disk into the
+        database (files are left as they are), so turns taken before the upgrade keep them."""
+        photos = self.data_dir / "photos"
+        for path in sorted(photos.iterdir()) if photos.is_dir() else []:
+            if len(path.name) == 64 and path.is_file():
+                tx._run(
+                    "INSERT INTO photos (sha, data) VALUES (?, ?) ON CONFLICT (sha) DO NOTHING",
+                    (path.name, path.read_bytes()),
+                )
+        overlays = self.data_dir / "overlays"
+        for path in sorted(overlays.glob("*.png")) if overlays.is_dir() else []:
+            tx._run(
+                "INSERT INTO overlays (turn_id, data) SELECT id, ? FROM turns WHERE id = ? "
+                "ON CONFLICT (turn_id) DO NOTHING",
+                (path.read_bytes(), path.stem),
+            )
 
     @contextmanager
-    def transaction(self, lock_game: str | None = None) -> Iterator[Tx]:
+    def transaction(self, lock_game: str | None = None, lock_schema: bool = False) -> Iterator[Tx]:
         """One transaction, committed when the block ends without an exception.
 
-        With `lock_game`, the game's row is locked first so concurrent writers wait their turn.
+        With `lock_game`, the game's row is locked first so concurrent writers wait their turn;
+        with `lock_schema`, the schema lock (one process creates or migrates at a time).
+        A PostgreSQL connection or lock not had in time, or lost, is a `StorageBusy`.
         """
-        connection = self._connect()
+        if not self.postgres:
+            connection = self._connect()
+            try:
+                cursor = connection.cursor()
+                locking = lock_game is not None or lock_schema
+                cursor.execute("BEGIN IMMEDIATE" if locking else "BEGIN")
+                try:
+                    yield Tx(cursor, "?")
+                except BaseException:
+                    connection.rollback()
+                    raise
+                connection.commit()
+            finally:
+                connection.close()
+            return
+        import psycopg
+        from psycopg_pool import PoolTimeout
+
         try:
-            cursor = connection.cursor()
-            if self.postgres:
-                tx = Tx(cursor, "%s")
+            with self._pool.connection() as connection:
+                tx = Tx(connection.cursor(), "%s")
+                if lock_schema:
+                    # Another process may be migrating (copying files in): wait longer for it.
+                    tx._run(f"SET LOCAL lock_timeout = '{SCHEMA_LOCK_TIMEOUT}'")
+                    tx._run("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK_KEY,))
                 if lock_game is not None:
                     tx._run("SELECT id FROM games WHERE id = ? FOR UPDATE", (lock_game,))
-            else:
-                cursor.execute("BEGIN IMMEDIATE" if lock_game is not None else "BEGIN")
-                tx = Tx(cursor, "?")
-            try:
-                yield tx
-            except BaseException:
-                connection.rollback()
-                raise
-            connection.commit()
-        finally:
-            connection.close()
+                yield tx  # the pool's connection block commits, or rolls back on an exception
+        except PoolTimeout as exc:
+            raise StorageBusy(
+                f"no database connection free in {self.pool_timeout_s:g} s: try again"
+            ) from exc
+        except psycopg.OperationalError as exc:
+            raise StorageBusy(f"the database did not answer: {exc}".strip()) from exc
 
     def save_photo(self, data: bytes) -> str:
-        """Keep the photo on disk (once per content); returns its sha256."""
+        """Keep the photo (once per content); returns its sha256."""
         sha = hashlib.sha256(data).hexdigest()
-        path = self.photo_path(sha)
-        if not path.exists():
-            temp = path.with_suffix(f".{secrets.token_hex(8)}.tmp")
-            temp.write_bytes(data)
-            temp.replace(path)
+        if self.postgres:
+            with self.transaction() as tx:
+                tx._run(
+                    "INSERT INTO photos (sha, data) VALUES (?, ?) ON CONFLICT (sha) DO NOTHING",
+                    (sha, data),
+                )
+        else:
+            _write_once(self.data_dir / "photos" / sha, data)
         return sha
 
-    def photo_path(self, sha: str) -> Path:
-        """Where the photo with this sha256 is kept."""
-        return self.data_dir / "photos" / sha
+    def photo(self, sha: str) -> bytes | None:
+        """The photo with this sha256, or None."""
+        if self.postgres:
+            with self.transaction() as tx:
+                row = tx._run("SELECT data FROM photos WHERE sha = ?", (sha,)).fetchone()
+            return None if row is None else bytes(row[0])
+        return _read(self.data_dir / "photos" / sha)
 
-    def overlay_path(self, turn_id: str) -> Path:
-        """Where a turn's overlay PNG is kept."""
-        return self.data_dir / "overlays" / f"{turn_id}.png"
+    def save_overlay(self, turn_id: str, data: bytes) -> None:
+        """Keep a turn's overlay PNG."""
+        if self.postgres:
+            with self.transaction() as tx:
+                tx._run(
+                    "INSERT INTO overlays (turn_id, data) VALUES (?, ?) "
+                    "ON CONFLICT (turn_id) DO UPDATE SET data = EXCLUDED.data",
+                    (turn_id, data),
+                )
+        else:
+            _write_once(self.data_dir / "overlays" / f"{turn_id}.png", data, replace=True)
+
+    def overlay(self, turn_id: str) -> bytes | None:
+        """A turn's overlay PNG, or None."""
+        if self.postgres:
+            with self.transaction() as tx:
+                row = tx._run("SELECT data FROM overlays WHERE turn_id = ?", (turn_id,)).fetchone()
+            return None if row is None else bytes(row[0])
+        return _read(self.data_dir / "overlays" / f"{turn_id}.png")
 
     def word_list_path(self, text: str) -> Path:
-        """The word list written to disk (once per content), for `WordListDictionary`."""
+        """The word list (a game row's text) written to this machine's cache once per content,
+        for `WordListDictionary`."""
         sha = hashlib.sha256(text.encode()).hexdigest()
         path = self.data_dir / "wordlists" / f"{sha}.txt"
-        if not path.exists():
-            temp = path.with_suffix(f".{secrets.token_hex(8)}.tmp")
-            temp.write_text(text, encoding="utf-8")
-            temp.replace(path)
+        _write_once(path, text.encode("utf-8"))
         return path
+
+
+def _write_once(path: Path, data: bytes, replace: bool = False) -> None:
+    """Write `path` atomically (a temp file renamed), unless it exists and not `replace`."""
+    if replace or not path.exists():
+        temp = path.with_suffix(f".{secrets.token_hex(8)}.tmp")
+        temp.write_bytes(data)
+        temp.replace(path)
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None

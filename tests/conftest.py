@@ -1,11 +1,17 @@
-"""Shared fixtures: the location of ../shared (recorded games, real photos), skipped when absent."""
+"""Shared fixtures: the location of ../shared (recorded games, real photos), and a PostgreSQL
+server (`tools.pgserver`) with a fresh database per test, each skipped with the reason when
+absent."""
 
 from __future__ import annotations
 
+import itertools
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tools.pgserver import PostgresUnavailable, TempPostgres
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -26,3 +32,27 @@ def shared() -> Path:
     if path is None:
         pytest.skip("../shared is not present (recorded games and real photos live there)")
     return path
+
+
+_databases = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL server for the test session: its URL (the `postgres` database, trust auth)."""
+    try:
+        server = TempPostgres()
+    except PostgresUnavailable as exc:
+        pytest.skip(str(exc))
+    with server:
+        yield server.url
+
+
+@pytest.fixture
+def database(postgres_url: str) -> str:
+    """A fresh database on the server for one test."""
+    psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (extra `postgres`)")
+    name = f"t{next(_databases)}"
+    with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    return f"{postgres_url}/{name}"

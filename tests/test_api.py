@@ -244,6 +244,46 @@ def test_same_photo_or_key_never_makes_a_second_move(api: Api) -> None:
     assert api.reader.calls == 2
 
 
+def test_a_retried_write_with_its_key_is_made_once(api: Api) -> None:
+    """A phone that heard no answer sends the same pass, exchange, challenge, undo or end again
+    with the same Idempotency-Key: the event is appended once, the retry gets the game as it is.
+    """
+    api.photo(photo(1), reading(CAT))
+    for _ in range(2):
+        game = api.post("/pass", headers={"Idempotency-Key": "pass-1"}).json()
+        assert [m["kind"] for m in game["moves"]] == ["play", "pass"]
+    for _ in range(2):
+        game = api.post("/exchange", json={"count": 3}, headers={"Idempotency-Key": "x-1"}).json()
+        assert [m["kind"] for m in game["moves"]] == ["play", "pass", "exchange"]
+    for _ in range(2):
+        game = api.post("/undo", headers={"Idempotency-Key": "undo-1"}).json()
+        assert [m["kind"] for m in game["moves"]] == ["play", "pass"]
+    challenge = {"challenger": "Bob", "valid": True}
+    api.post("/pass", headers={"Idempotency-Key": "pass-2"})
+    api.post("/pass", headers={"Idempotency-Key": "pass-3"})
+    assert len(api.game()["moves"]) == 4
+    # A key belongs to one request: sent with another kind of write, it is refused.
+    _error(
+        api.photo(photo(2), reading(CATS), headers={"Idempotency-Key": "pass-1"}),
+        400,
+        "bad_request",
+    )
+    turn = api.photo(photo(2), reading(CATS), headers={"Idempotency-Key": "turn-1"}).json()
+    assert turn["status"] == "committed"
+    _error(api.post("/pass", headers={"Idempotency-Key": "turn-1"}), 400, "bad_request")
+    answers = [
+        api.post("/challenge", json=challenge, headers={"Idempotency-Key": "c-1"}) for _ in "ab"
+    ]
+    assert [a.status_code for a in answers] == [200, 200]
+    kinds = [m["kind"] for m in answers[1].json()["moves"]]
+    assert kinds == ["play", "pass", "pass", "pass", "play", "challenge_penalty"]
+    answers = [
+        api.post("/end", json={"racks": {}}, headers={"Idempotency-Key": "e-1"}) for _ in "ab"
+    ]
+    assert [a.status_code for a in answers] == [200, 200] and answers[1].json()["finished"]
+    _error(api.post("/end", json={"racks": {}}), 409, "game_finished")  # without the key: refused
+
+
 def test_review_correct_a_cell(api: Api) -> None:
     api.photo(photo(1), reading(CAT))
     unsure = reading(CATS, {"K8": [("S", 0.55), ("E", 0.40)]})

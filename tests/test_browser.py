@@ -506,3 +506,41 @@ def test_table_camera_streams_frames_from_the_fake_camera(base_url: str, tmp_pat
         page.wait_for_timeout(1500)
         assert len(frames) <= sent + 1  # at most one already on its way
         context.close()
+
+
+def test_directors_page_lists_the_evening_live(
+    base_url: str, phone: Callable[[str], object], tmp_path: Path
+) -> None:
+    """The director's page with the token from `serve`'s start line: every table, a name that
+    looks like HTML shown as text, a pass at one table seen at the next poll; a wrong token
+    brings back the token form."""
+    import httpx
+
+    from server.director import make_director_token
+    from server.storage import Store
+
+    expect = sync_api.expect
+    store = Store(str(tmp_path / "games.db"), tmp_path / "data")
+    token = make_director_token(store)
+    players = [["Ann", "<b>Bob</b>"], ["Аня", "Борис", "Вера"]]
+    games = [
+        httpx.post(f"{base_url}/api/games", json={"variant": "en", "players": names}).json()
+        for names in players
+    ]
+    page = phone("director")
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{base_url}/director#token={token}")
+    expect(page.locator("#rows tr")).to_have_count(2)
+    expect(page.locator("#rows")).to_contain_text("<b>Bob</b>: 0")
+    expect(page.locator("#rows b")).to_have_count(0)
+    assert token not in page.url  # taken from the address, kept for the session only
+    auth = {"Authorization": f"Bearer {games[1]['token']}"}
+    httpx.post(f"{base_url}/api/games/{games[1]['id']}/pass", headers=auth).raise_for_status()
+    row = page.locator("#rows tr", has_text="Вера")
+    expect(row.locator(".player.turn")).to_have_text("Борис: 0")  # waits for the next poll
+    expect(row.locator("td").nth(3)).to_contain_text("1: Аня pass")
+    page.goto(f"{base_url}/director#token=wrong")
+    expect(page.locator("#login")).to_be_visible()
+    expect(page.locator("#error-text")).to_contain_text("not a director's token")
+    assert errors == []

@@ -41,7 +41,7 @@ _COLOURS = slice(0, _COLOUR_FEATURES)
 # BGR -> (lightness, red-green, yellow-blue), each about 0-255 wide like OpenCV's 8-bit Lab.
 OPPONENT = np.array([[0.114, 0.587, 0.299], [0.0, -0.5, 0.5], [-0.5, 0.25, 0.25]], dtype=np.float32)
 # Smallest spread per feature: lighting across a board varies more than the siblings measured.
-_FLOOR = np.array([6.0, 5.0, 5.0, 6.0, 5.0, 5.0, 3.0])
+FLOOR = np.array([6.0, 5.0, 5.0, 6.0, 5.0, 5.0, 3.0])
 # How far the photo may move a cell's odds: up to 10⁶× towards empty (a square plainly like its
 # empty siblings and unlike the tiles, however sure the classifier), 10× towards a tile.
 MAX_TOWARDS_EMPTY = np.log(1e6)
@@ -86,7 +86,7 @@ def rotate_looks(looks: np.ndarray, rows: int, cols: int, k: int) -> np.ndarray:
     return np.ascontiguousarray(grid.reshape(rows * cols, -1))
 
 
-def _reference(
+def reference_looks(
     looks: np.ndarray, where: np.ndarray, at: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """The look expected at each square of `at` ([M, 2] row, column) from reference squares
@@ -102,7 +102,7 @@ def _reference(
 
     residual = looks - local(where)
     spread = 1.4826 * np.median(np.abs(residual - np.median(residual, axis=0)), axis=0)
-    return local(at), np.maximum(spread, _FLOOR[: looks.shape[1]])
+    return local(at), np.maximum(spread, FLOOR[: looks.shape[1]])
 
 
 def _distance(looks: np.ndarray, reference: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -145,7 +145,7 @@ def _log_ratios(
             siblings = members & too_many
         else:
             continue
-        reference = _reference(looks[siblings], squares[siblings], squares[members])
+        reference = reference_looks(looks[siblings], squares[siblings], squares[members])
         # A typical sibling lies at a squared distance of about the number of features.
         distance = _distance(looks[members], reference)
         among = distance <= 2 * looks.shape[1]
@@ -155,7 +155,7 @@ def _log_ratios(
             ratio = np.maximum(0.0, 0.5 * (2 * looks.shape[1] - distance))
         else:
             colours = (reference[0][:, _COLOURS], reference[1][_COLOURS])
-            tiles = _reference(looks[lettered, _COLOURS], squares[lettered], squares[members])
+            tiles = reference_looks(looks[lettered, _COLOURS], squares[lettered], squares[members])
             ratio = _log_density(looks[members, _COLOURS], colours) - _log_density(
                 looks[members, _COLOURS], tiles
             )
@@ -203,3 +203,36 @@ def relative_to_board(
         ratios = _log_ratios(weighed, looks, codes, squares, empty, blank, counts)
         weighed = _weighed(scores, ratios, empty)
     return weighed
+
+
+def like_answered(
+    looks: np.ndarray,
+    kinds: list[str],
+    cols: int,
+    answered: np.ndarray,
+    sure_empty: np.ndarray,
+    doubtful: np.ndarray,
+    tiles: np.ndarray,
+) -> np.ndarray:
+    """Which `answered` or `doubtful` cells (masks over the cells, row-major) look like the
+    empty squares of their premium kind in this photo, for the kinds with a square answered:
+    the squares a player said were empty (`answered`, but for those now read as letters with
+    confidence, `tiles`) and those read surely empty (`sure_empty`). Like step 4 above, a cell
+    must lie among them and be no plausible tile, so a tile laid on an answered square since is
+    left as read."""
+    codes = np.array(kinds)
+    squares = np.stack(np.divmod(np.arange(len(looks)), cols), axis=1).astype(float)
+    alike = np.zeros(len(looks), bool)
+    for kind in np.unique(codes[answered]):
+        members = codes == kind
+        references = members & ((answered & ~tiles) | sure_empty)
+        targets = members & (answered | doubtful)
+        if references.sum() < 2 or not targets.any():
+            continue
+        reference = reference_looks(looks[references], squares[references], squares[targets])
+        among = _distance(looks[targets], reference) <= 2 * looks.shape[1]
+        if tiles.sum() >= 3:
+            tile_look = reference_looks(looks[tiles, _COLOURS], squares[tiles], squares[targets])
+            among &= _distance(looks[targets, _COLOURS], tile_look) > 2 * _COLOUR_FEATURES
+        alike[targets] = among
+    return alike

@@ -78,11 +78,12 @@ def read_board(
     def orient():
         rotation, _ = choose_rotation(predictions, upright=upright)
         looks = rotate_looks(cell_looks(grid, rows, cols), rows, cols, rotation)
-        return rotation, read_cells(
+        cells = read_cells(
             rotate_predictions(predictions, rotation), variant, whole_board=True, looks=looks
         )
+        return rotation, cells, looks
 
-    rotation, cells = _timed(timings, "orient", orient)
+    rotation, cells, looks = _timed(timings, "orient", orient)
     timings["total"] = sum(timings.values())
     # Corners in board order: the grid image turned `rotation` quarter-turns clockwise is upright,
     # so the upright top-left corner is the image's corner `rotation` places before it.
@@ -98,6 +99,7 @@ def read_board(
         quality=location.quality,
         photo_size=(photo.width, photo.height),
         timings_ms=timings,
+        looks=np.round(looks, 1).reshape(len(cells), len(cells[0]), -1).tolist(),
     )
 
 

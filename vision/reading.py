@@ -45,6 +45,9 @@ class BoardReading:
     quality: float
     photo_size: tuple[int, int]  # (width, height) of the upright full-size photo
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # Per cell, [row][col], its look (`vision.calibrate.cell_looks`): later photos of a game
+    # weigh the players' answers about squares by it (`vision.answers`).
+    looks: list[list[list[float]]] | None = None
 
     @property
     def rows(self) -> list[str]:

@@ -1,9 +1,9 @@
-"""`scorekeeper serve`: run the HTTP API and the phone page with uvicorn."""
+"""`scorekeeper serve`: run the HTTP API, the phone page and the director's page with uvicorn,
+in one process or several workers (each its own app on the same database)."""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from server.storage import DB_FILE, DEFAULT_DATA_DIR
 
@@ -34,6 +34,18 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help=f"where photos (and the default database) are kept (default ./{DEFAULT_DATA_DIR})",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes (default 1); several need a database they share: PostgreSQL, "
+        "or SQLite on one machine",
+    )
+    parser.add_argument(
+        "--no-director-token",
+        action="store_true",
+        help="do not make and print a director's token at start",
+    )
+    parser.add_argument(
         "--https",
         action="store_true",
         help="serve https with a self-signed certificate (kept in DATA_DIR/tls), as phones need "
@@ -43,33 +55,55 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the server; returns when it is stopped."""
+    """Start the server; returns when it is stopped. The schema is created (or migrated) here
+    first, so a database this version cannot use stops the command before any worker starts."""
+    import os
+    from pathlib import Path
+
     import uvicorn
 
-    from server.app import create_app
-    from server.storage import StorageError
+    from server.app import APP_DATA_DIR_ENV, APP_DB_ENV
+    from server.director import make_director_token
+    from server.storage import StorageError, Store
 
+    if args.workers < 1:
+        print("scorekeeper serve: --workers must be at least 1")
+        return 2
+    db_url = args.db or str(Path(args.data_dir) / DB_FILE)
     try:
-        app = create_app(db_url=args.db, data_dir=args.data_dir)
+        store = Store(db_url, args.data_dir, pool_size=1)
+        try:
+            token = None if args.no_director_token else make_director_token(store)
+        finally:
+            store.close()
     except StorageError as exc:
         print(f"scorekeeper serve: {exc}")
         return 2
-    if not args.https:
-        uvicorn.run(app, host=args.host or "127.0.0.1", port=args.port, log_level="info")
-        return 0
-    from server.tls import lan_address, self_signed
+    host = args.host or ("0.0.0.0" if args.https else "127.0.0.1")
+    tls: dict[str, str] = {}
+    scheme, address = "http", host
+    if args.https:
+        from server.tls import lan_address, self_signed
 
-    host = args.host or "0.0.0.0"
-    address = lan_address() if host in ("0.0.0.0", "::") else host
-    cert, key = self_signed(Path(args.data_dir) / "tls", [address])
-    print(f"scorekeeper: open https://{address}:{args.port}/ on the phones")
-    print("  (the certificate is the server's own: each phone asks once to trust it)")
+        address = lan_address() if host in ("0.0.0.0", "::") else host
+        cert, key = self_signed(Path(args.data_dir) / "tls", [address])
+        tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
+        scheme = "https"
+        print(f"scorekeeper: open https://{address}:{args.port}/ on the phones", flush=True)
+        print("  (the certificate is the server's own: each phone asks once to trust it)")
+    if token is not None:
+        print(
+            f"director's page: {scheme}://{address}:{args.port}/director#token={token}", flush=True
+        )
+    os.environ[APP_DB_ENV] = db_url
+    os.environ[APP_DATA_DIR_ENV] = args.data_dir
     uvicorn.run(
-        app,
+        "server.app:app_from_env",
+        factory=True,
         host=host,
         port=args.port,
+        workers=args.workers,
         log_level="info",
-        ssl_certfile=str(cert),
-        ssl_keyfile=str(key),
+        **tls,
     )
     return 0

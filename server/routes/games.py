@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
-from server.deps import Authorized, GameId, Service
+from server.deps import Authorized, GameId, IdempotencyKey, Service
 from server.schemas import (
     ChallengeIn,
     CreatedOut,
@@ -54,34 +54,40 @@ def delete_game(game_id: GameId, service: Service) -> Response:
 
 
 @router.post("/{game_id}/pass", response_model=GameOut, dependencies=[Authorized], responses=WRITE)
-def pass_turn(game_id: GameId, service: Service) -> dict:
+def pass_turn(game_id: GameId, service: Service, idempotency_key: IdempotencyKey = None) -> dict:
     """The player to move passes."""
-    return service.pass_turn(game_id)
+    return service.pass_turn(game_id, idempotency_key)
 
 
 @router.post(
     "/{game_id}/exchange", response_model=GameOut, dependencies=[Authorized], responses=WRITE
 )
-def exchange(game_id: GameId, body: ExchangeIn, service: Service) -> dict:
+def exchange(
+    game_id: GameId, body: ExchangeIn, service: Service, idempotency_key: IdempotencyKey = None
+) -> dict:
     """The player to move exchanges tiles: `tiles` when known, else `count`."""
-    return service.exchange(game_id, body.count, body.tiles)
+    return service.exchange(game_id, body.count, body.tiles, idempotency_key)
 
 
 @router.post(
     "/{game_id}/challenge", response_model=GameOut, dependencies=[Authorized], responses=WRITE
 )
-def challenge(game_id: GameId, body: ChallengeIn, service: Service) -> dict:
+def challenge(
+    game_id: GameId, body: ChallengeIn, service: Service, idempotency_key: IdempotencyKey = None
+) -> dict:
     """Challenge the last play: `valid` false withdraws it, true is a failed challenge."""
-    return service.challenge(game_id, body.challenger, body.valid)
+    return service.challenge(game_id, body.challenger, body.valid, idempotency_key)
 
 
 @router.post("/{game_id}/undo", response_model=GameOut, dependencies=[Authorized], responses=WRITE)
-def undo(game_id: GameId, service: Service) -> dict:
+def undo(game_id: GameId, service: Service, idempotency_key: IdempotencyKey = None) -> dict:
     """Undo the last turn (the log keeps an undo record)."""
-    return service.undo(game_id)
+    return service.undo(game_id, idempotency_key)
 
 
 @router.post("/{game_id}/end", response_model=GameOut, dependencies=[Authorized], responses=WRITE)
-def end(game_id: GameId, body: EndIn, service: Service) -> dict:
+def end(
+    game_id: GameId, body: EndIn, service: Service, idempotency_key: IdempotencyKey = None
+) -> dict:
     """End the game with the tiles left on each rack."""
-    return service.end(game_id, body.racks)
+    return service.end(game_id, body.racks, idempotency_key)

@@ -1,0 +1,119 @@
+"""Answers remembered by the look of their squares (`vision.answers`): a square the players said
+was empty is not asked about again while it looks as it did, in any light; a tile laid there
+since is read as usual."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from test_api import Api
+from test_storage import CAT, CATS, EN_WORDS, FakeReader, FakeReading, photo, reading
+
+from scorer.variant import load_variant
+from server.app import create_app
+from vision.answers import with_answers
+
+LAYOUT = load_variant("en").layout.rows
+EMPTY_ROWS = ["." * 15] * 15
+# Looks (`vision.calibrate.cell_looks`: lightness and two colours of the middle, of the rim, and
+# the middle's spread) of an empty plain square, an empty premium square and a tile.
+PLAIN = [150.0, 0.0, 10.0, 150.0, 0.0, 10.0, 4.0]
+PREMIUM = [120.0, 40.0, 20.0, 125.0, 38.0, 18.0, 12.0]
+TILE = [210.0, 2.0, 25.0, 190.0, 2.0, 20.0, 30.0]
+
+
+@dataclass(frozen=True)
+class LookedReading(FakeReading):
+    """A fake reading that carries the cells' looks, as the vision pipeline's does."""
+
+    looks: list[list[list[float]]]
+
+
+def looked(rows: dict[int, str], uncertain=None, tiles=(), light: float = 0.0) -> LookedReading:
+    """`reading(rows, uncertain)` with looks: premium or plain squares by the layout, a tile's
+    look on every letter of `rows` and on the squares of `tiles`, every lightness `light`
+    brighter."""
+    base = reading(rows, uncertain)
+    looks = []
+    for r in range(15):
+        line = []
+        for c in range(15):
+            tile = (r, c) in tiles or rows.get(r, "." * 15)[c] != "."
+            look = TILE if tile else PLAIN if LAYOUT[r][c] == "." else PREMIUM
+            line.append([v + light if i in (0, 3) else v for i, v in enumerate(look)])
+        looks.append(line)
+    return LookedReading(base.classes, base.confidence, base.top3, looks)
+
+
+A1_AS_Z = {"A1": [("Z", 0.97), ("empty", 0.02), ("blank", 0.01)]}
+
+
+def test_a_square_answered_empty_is_read_empty_in_other_light() -> None:
+    # The photo after the answer, lit otherwise: A1 looks like its empty siblings of this
+    # photo (the other triple-word squares), and like none of its tiles.
+    later = with_answers(looked(CAT, A1_AS_Z, light=25.0), EMPTY_ROWS, LAYOUT, ["0,0"])
+    assert later.classes[0][0] == "empty" and later.confidence[0][0] >= 0.99
+    assert later.classes[7][7:10] == ["C", "A", "T"]
+
+
+def test_an_answer_vouches_for_the_doubtful_squares_of_its_kind() -> None:
+    doubtful = {"H1": [("empty", 0.5), ("Z", 0.4)], "D4": [("empty", 0.5), ("Z", 0.4)]}
+    later = with_answers(looked(CAT, doubtful), EMPTY_ROWS, LAYOUT, ["0,0"])
+    # H1 is a triple-word square like A1; D4 a double-word one, which no answer spoke for.
+    assert later.classes[0][7] == "empty" and later.classes[3][3] == "empty"
+    assert later.confidence[0][7] >= 0.99 and later.confidence[3][3] == 0.5
+
+
+def test_a_tile_laid_on_an_answered_square_is_read_as_usual() -> None:
+    tile = looked(CAT, A1_AS_Z, tiles={(0, 0)})
+    assert with_answers(tile, EMPTY_ROWS, LAYOUT, ["0,0"]).classes[0][0] == "Z"
+    # A square the known board holds a tile on is the tracker's, not the answers'.
+    known = ["Z" + "." * 14] + ["." * 15] * 14
+    assert with_answers(looked(CAT, A1_AS_Z), known, LAYOUT, ["0,0"]).classes[0][0] == "Z"
+
+
+def test_a_reading_without_looks_is_left_alone() -> None:
+    plain = reading(CAT, A1_AS_Z)
+    assert with_answers(plain, EMPTY_ROWS, LAYOUT, ["0,0"]) is plain
+
+
+@pytest.fixture
+def api(tmp_path: Path) -> Iterator[Api]:
+    reader = FakeReader()
+    with TestClient(create_app(data_dir=tmp_path, reader=reader, read_timeout_s=5.0)) as client:
+        created = client.post(
+            "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": EN_WORDS}
+        )
+        yield Api(client, reader, created.json())
+
+
+def test_the_service_does_not_ask_again_about_a_square_answered_empty(api: Api) -> None:
+    first = api.photo(photo(1), looked(CAT, A1_AS_Z)).json()
+    assert first["status"] == "needs_review"
+    assert "A1" in [cell["square"] for cell in first["uncertain"]]
+    answered = api.post("/review/correct", json={"cells": {"A1": "."}}).json()
+    assert answered["status"] == "committed" and answered["move"]["word"] == "CAT"
+    # The next photo, in other light, reads A1 the same way: not asked again.
+    second = api.photo(photo(2), looked(CATS, A1_AS_Z, light=-20.0)).json()
+    assert second["status"] == "committed", second
+    assert second["move"]["word"] == "CATS" and not second["uncertain"]
+    # A tile laid on A1 is asked about as before.
+    third = api.photo(photo(3), looked(CATS, A1_AS_Z, tiles={(0, 0)})).json()
+    assert third["status"] == "needs_review"
+    assert "A1" in [cell["square"] for cell in third["uncertain"]]
+
+
+def test_an_answer_on_the_empty_board_holds_for_the_first_move(api: Api) -> None:
+    # A printed label read as an empty square or a Z, neither at all surely: asked.
+    doubtful = {"D4": [("empty", 0.5), ("Z", 0.3)]}
+    empty = api.photo(photo(1), looked({}, doubtful)).json()
+    assert empty["status"] == "needs_review" and empty["move"] is None
+    assert [cell["square"] for cell in empty["uncertain"]] == ["D4"]
+    api.post("/review/correct", json={"cells": {"D4": "."}})
+    # The first move's photo reads the label as a Z first now: the same look, not asked again.
+    first = api.photo(photo(2), looked(CAT, {"D4": [("Z", 0.5), ("empty", 0.3)]})).json()
+    assert first["status"] == "committed" and first["move"]["word"] == "CAT", first
