@@ -2,8 +2,8 @@
 boards (true corners from ../shared), real photos read end to end (cells right per photo and the
 confusions), orientation votes, and inference time for 225 cells.
 
-Run from the repository root: `python benchmarks/bench_classify.py [--boards N] [--model ONNX]
-[--only real]`.
+Run from the repository root: `python benchmarks/bench_classify.py [--boards N] [--model ONNX
+[--second ONNX]] [--only real]`.
 """
 
 from __future__ import annotations
@@ -165,9 +165,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--boards", type=int, default=12)
     parser.add_argument("--model", help="an ONNX file to measure instead of the shipped model")
+    parser.add_argument("--second", help="with --model: the ONNX file of its second opinion")
     parser.add_argument("--only", choices=["real"], help="measure only the real photos end to end")
     args = parser.parse_args()
-    clf = CellClassifier(args.model)
+    clf = CellClassifier(args.model, second=args.second)
     if args.only == "real":
         print(json.dumps(real_photos(clf), indent=1, ensure_ascii=False))
         return

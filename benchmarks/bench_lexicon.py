@@ -3,9 +3,9 @@ accepts, and which words it rejects.
 
     python benchmarks/bench_lexicon.py [--shared ../shared] [--variant V] [--lexicon WORDS.txt]
 
-The words come from the recorded games in ../shared/gcg (English tournament and online games;
-the Polish one is left out, as `pl` ships no dictionary) and from the sample games' expected
-sheets in samples/ (en, ru, erudit; there is no Ukrainian sample game). Every word a play formed
+The words come from the recorded games in ../shared/gcg (English tournament and online games,
+and one Polish game) and from the sample games' expected sheets in samples/ (en, de, ru,
+erudit; there is no Ukrainian sample game). Every word a play formed
 counts, main word and cross words, once per play. The words of a play that a challenge took off
 the board are counted apart, as "challenged off": at least one of them is a phony, so rejecting
 those is right. The figure that matters is for the plays that stood, which may still hold a

@@ -2,6 +2,8 @@
 
 Text format: one line per row, `.` an empty square, an upper-case letter a lettered tile, a
 lower-case letter a blank standing for that letter, `?` a blank whose letter is not known yet.
+A tile of several letters (Spanish CH) is written in brackets, `[CH]`, `[ch]` for a blank
+standing for it (`scorer.notation`): a row has one token per square, not one character.
 Coordinates are 0-based (row, col) in code and GCG-style (`8H`, `H8`) at the edges.
 """
 
@@ -9,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+
+from scorer.notation import NotationError, split_tiles, tile_text, unbracket
 
 EMPTY = "."
 UNKNOWN_BLANK = "?"
@@ -23,7 +27,8 @@ class BoardTextError(ValueError):
 class Tile:
     """A tile on the board: a letter, or a blank (`is_blank`) standing for `letter`.
 
-    A blank whose letter is not known yet has `letter == "?"`.
+    A blank whose letter is not known yet has `letter == "?"`. `letter` is upper case and may
+    have several letters (`CH`) on editions with such tiles.
     """
 
     letter: str
@@ -31,19 +36,26 @@ class Tile:
 
     @classmethod
     def from_char(cls, ch: str) -> Tile:
-        """Parse one board-text character (not `.`)."""
+        """Parse one board-text token (not `.`): a character, or a bracketed tile (`[ch]`).
+
+        >>> Tile.from_char("[ch]"), Tile.from_char("Ä")
+        (Tile(letter='CH', is_blank=True), Tile(letter='Ä', is_blank=False))
+        """
         if ch == UNKNOWN_BLANK:
             return cls(UNKNOWN_BLANK, True)
-        if ch.isupper() or not ch.isalpha():
-            return cls(ch, False)
-        return cls(ch.upper(), True)
+        letters = unbracket(ch)
+        if letters.isupper() or not letters.isalpha():
+            return cls(letters, False)
+        return cls(letters.upper(), True)
 
     @property
     def char(self) -> str:
-        """The board-text character for this tile."""
+        """The board-text token for this tile: one character, or a bracketed group (`[CH]`)."""
         if self.is_blank:
-            return UNKNOWN_BLANK if self.letter == UNKNOWN_BLANK else self.letter.lower()
-        return self.letter
+            if self.letter == UNKNOWN_BLANK:
+                return UNKNOWN_BLANK
+            return tile_text(self.letter.lower())
+        return tile_text(self.letter)
 
 
 Square = tuple[int, int]
@@ -86,20 +98,26 @@ class Board:
             lines.pop()
         if not lines:
             raise BoardTextError("board text is empty")
-        width = width or len(lines[0])
+        rows = []
+        for number, line in enumerate(lines, start=1):
+            try:
+                rows.append(split_tiles(line))
+            except NotationError as exc:
+                raise BoardTextError(f"line {number}: {exc}") from None
+        width = width or len(rows[0])
         height = height or len(lines)
         if len(lines) != height:
             raise BoardTextError(f"board text has {len(lines)} lines, expected {height}")
         cells: list[Tile | None] = []
-        for number, line in enumerate(lines, start=1):
-            if len(line) != width:
+        for number, (line, squares) in enumerate(zip(lines, rows, strict=True), start=1):
+            if len(squares) != width:
                 raise BoardTextError(
-                    f"line {number}: {len(line)} characters, expected {width}: {line!r}"
+                    f"line {number}: {len(squares)} squares, expected {width}: {line!r}"
                 )
-            for col, ch in enumerate(line):
+            for col, ch in enumerate(squares):
                 if ch == EMPTY:
                     cells.append(None)
-                elif ch.isalpha() or ch in (UNKNOWN_BLANK, "'"):
+                elif unbracket(ch).isalpha() or ch in (UNKNOWN_BLANK, "'"):
                     cells.append(Tile.from_char(ch))
                 else:
                     raise BoardTextError(

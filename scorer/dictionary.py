@@ -21,6 +21,7 @@ from pymorphy3.tagset import OpencorporaTag
 from pymorphy3.units import DictionaryAnalyzer
 
 from scorer.board import UNKNOWN_BLANK, Board, Square
+from scorer.notation import CLOSE, OPEN, spell, tiles_of_word
 from scorer.variant import Variant
 
 
@@ -219,10 +220,13 @@ WORD_LISTS = Path(__file__).parent / "data" / "words"
 
 
 @lru_cache(maxsize=8)
-def _read_word_list(path: Path, stamp: tuple[int, int]) -> frozenset[str]:
+def _read_word_list(
+    path: Path, stamp: tuple[int, int], multi_letter: tuple[str, ...] = ()
+) -> frozenset[str]:
     """The upper-cased first words of a list's lines, read once per file version (`stamp`: its
     mtime and size): the service builds a dictionary per request, and a list of 400,000 words
-    takes a few tenths of a second to read."""
+    takes a few tenths of a second to read. With `multi_letter` tiles, each word is keyed by its
+    tiles (`tiles_of_word`)."""
     try:
         if path.suffix == ".gz":
             with gzip.open(path, "rt", encoding="utf-8-sig") as handle:
@@ -231,11 +235,14 @@ def _read_word_list(path: Path, stamp: tuple[int, int]) -> frozenset[str]:
             text = path.read_text(encoding="utf-8-sig")
     except (OSError, EOFError, UnicodeDecodeError) as exc:
         raise DictionaryError(f"word list {str(path)!r} cannot be read: {exc}") from exc
-    return frozenset(
+    words = (
         line.split()[0].upper()
         for line in text.splitlines()
         if line.strip() and not line.lstrip().startswith("#")
     )
+    if multi_letter:
+        return frozenset(tiles_of_word(word, multi_letter) for word in words)
+    return frozenset(words)
 
 
 # A players' own list: the shipped English one (464,437 words of at most 45 letters) fits.
@@ -272,8 +279,11 @@ def check_word_list(text: str, variant: Variant) -> int:
     words = list_words(text)
     if len(words) > MAX_LIST_WORDS:
         raise DictionaryError(f"the word list has {len(words)} words, over {MAX_LIST_WORDS}")
-    letters = set(variant.alphabet)
+    # Words in ordinary spelling (CHICO) or with multi-letter tiles in brackets ([CH]ICO).
+    letters = set("".join(variant.alphabet))
     letters |= {other for group in variant.equivalent_letters for other in group}
+    if variant.multi_letter:
+        letters |= {OPEN, CLOSE}
     longest = max((len(word) for _, word in words), default=0)
     if longest <= MAX_WORD_LETTERS and set("".join(w for _, w in words).upper()) <= letters:
         return len(words)  # the common case, checked at once
@@ -298,6 +308,11 @@ class WordListDictionary(Dictionary):
     The file is read on the first check (and once per process while it is unchanged). Only a
     line's first word counts, so lists that carry a definition after the word work too. With no
     file, every word is "not checked". `label` names the list in the verdicts' reasons.
+
+    `multi_letter` are the edition's tiles of several letters (Spanish CH, LL, RR): the list's
+    words, in ordinary spelling, are then keyed by their tiles (`CHICO` as `[CH]ICO`,
+    `scorer.notation.tiles_of_word`), and the words checked are written in that notation, so a
+    C and an H played side by side never pass for the CH tile.
     """
 
     def __init__(
@@ -306,6 +321,7 @@ class WordListDictionary(Dictionary):
         equivalent_letters: Iterable[Iterable[str]] = (),
         name: str = "wordlist",
         label: str | None = None,
+        multi_letter: Iterable[str] = (),
     ) -> None:
         self.path = None if path is None else Path(path)
         if self.path is not None and not self.path.is_file():
@@ -313,6 +329,7 @@ class WordListDictionary(Dictionary):
         self.name = name
         self.label = label or (f"the word list {self.path.name}" if self.path else "")
         self._table = _equivalence_table(equivalent_letters)
+        self._multi = tuple(multi_letter)
         self._words: frozenset[str] | None = None
 
     @property
@@ -328,7 +345,8 @@ class WordListDictionary(Dictionary):
             stat = self.path.stat()
         except OSError as exc:
             raise DictionaryError(f"word list {str(self.path)!r} cannot be read: {exc}") from exc
-        words = _read_word_list(self.path.resolve(), (stat.st_mtime_ns, stat.st_size))
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        words = _read_word_list(self.path.resolve(), stamp, self._multi)
         return frozenset(w.translate(self._table) for w in words) if self._table else words
 
     def check(self, word: str) -> WordVerdict:
@@ -365,6 +383,21 @@ def _morph(language: str, rule: TagRule) -> Callable[[Variant], Dictionary]:
     return build
 
 
+def _shipped_list(language: str, title: str) -> Callable[[Variant], Dictionary]:
+    """A shipped word list `data/words/<language>.txt.gz` (see its README for sources)."""
+
+    def build(variant: Variant) -> Dictionary:
+        return WordListDictionary(
+            WORD_LISTS / f"{language}.txt.gz",
+            variant.equivalent_letters,
+            language,
+            f"the {title} word list",
+            variant.multi_letter,
+        )
+
+    return build
+
+
 # The dictionaries a variant file may name in its `dictionary` field.
 _DICTIONARIES: dict[str, Callable[[Variant], Dictionary]] = {
     "ru": _morph("ru", any_word_form),
@@ -374,6 +407,15 @@ _DICTIONARIES: dict[str, Callable[[Variant], Dictionary]] = {
         WORD_LISTS / "en.txt.gz", variant.equivalent_letters, "en", "the English word list"
     ),
     "wordlist": lambda variant: WordListDictionary(None, variant.equivalent_letters),
+    **{
+        language: _shipped_list(language, title)
+        for language, title in (
+            ("de", "German"),
+            ("fr", "French"),
+            ("es", "Spanish"),
+            ("pl", "Polish"),
+        )
+    },
 }
 
 
@@ -393,7 +435,9 @@ def dictionary_for(
     if not enabled:
         return NullDictionary()
     if word_list is not None:
-        return WordListDictionary(word_list, variant.equivalent_letters)
+        return WordListDictionary(
+            word_list, variant.equivalent_letters, multi_letter=variant.multi_letter
+        )
     try:
         build = _DICTIONARIES[variant.dictionary]
     except KeyError:
@@ -452,8 +496,8 @@ def blank_assignments(
             verdicts[word] = dictionary.check(word).verdict is not Verdict.INVALID
         return verdicts[word]
 
-    def spell(run: tuple[Square, ...], letters: dict[Square, str]) -> str:
-        return "".join(letters.get(s) or board[s].letter for s in run)  # type: ignore[union-attr]
+    def spelled(run: tuple[Square, ...], letters: dict[Square, str]) -> str:
+        return spell(letters.get(s) or board[s].letter for s in run)  # type: ignore[union-attr]
 
     found: list[dict[Square, str]] = []
 
@@ -463,7 +507,7 @@ def blank_assignments(
             return
         for letter in variant.alphabet:
             letters[order[i]] = letter
-            if all(allowed(spell(run, letters)) for run in checks[i]):
+            if all(allowed(spelled(run, letters)) for run in checks[i]):
                 extend(i + 1, letters)
         del letters[order[i]]
 

@@ -16,6 +16,7 @@ from typing import Literal
 from scorer.board import UNKNOWN_BLANK, Board, Square, Tile, position_name
 from scorer.errors import IllegalPlay, PlayErrorCode
 from scorer.gcg import EventKind, GcgEvent, GcgRecord, play_placements
+from scorer.notation import NotationError, letters_of, spell, split_tiles, tile_count, unbracket
 from scorer.scoring import ScoredPlay, score_play
 from scorer.variant import Variant
 
@@ -69,7 +70,7 @@ class Exchange:
     @property
     def size(self) -> int:
         """How many tiles went back to the bag."""
-        return len(self.tiles) if self.tiles else self.count
+        return tile_count(self.tiles) if self.tiles else self.count
 
 
 @dataclass(frozen=True)
@@ -259,7 +260,7 @@ def _runs(board: Board) -> Iterator[tuple[str, Square, bool]]:
                 elif tile is None and start is not None:
                     if i - start > 1:
                         squares = [(line, j) if across else (j, line) for j in range(start, i)]
-                        word = "".join(board[s].letter for s in squares)  # type: ignore[union-attr]
+                        word = spell(board[s].letter for s in squares)  # type: ignore[union-attr]
                         yield word, squares[0], across
                     start = None
 
@@ -268,7 +269,7 @@ def _check_one_copy(board: Board, play: ScoredPlay, variant: Variant) -> None:
     """Raise when a word the play forms stands on the board twice (one-copy-of-a-word option)."""
 
     def key(word: str) -> str:
-        return "".join(variant.canonical_letter(ch) for ch in word.upper())
+        return spell(variant.canonical_letter(letter) for letter in letters_of(word.upper()))
 
     standing: dict[str, list[str]] = {}
     for word, (row, col), across in _runs(board):
@@ -276,7 +277,7 @@ def _check_one_copy(board: Board, play: ScoredPlay, variant: Variant) -> None:
             standing.setdefault(key(word), []).append(position_name(row, col, across))
     for formed in play.words:
         places = standing.get(key(formed.word), [])
-        if len(formed.word) > 1 and len(places) > 1:
+        if formed.length > 1 and len(places) > 1:
             other = next(p for p in places if p != formed.position)
             raise IllegalPlay(
                 PlayErrorCode.DUPLICATE_WORD,
@@ -305,28 +306,33 @@ def first_player(draws: Sequence[str], variant: Variant) -> int | None:
 
 
 def parse_rack(text: str, variant: Variant) -> str:
-    """Normalise rack letters: upper case, `?` (or the variant's blank symbol) for a blank.
+    """Normalise rack letters: upper case, `?` (or the variant's blank symbol) for a blank, a
+    tile of several letters in brackets (`[CH]`, `scorer.notation`).
 
     >>> from scorer.variant import load_variant
-    >>> parse_rack("ab?", load_variant("en"))
-    'AB?'
+    >>> parse_rack("ab?", load_variant("en")), parse_rack("[ch]a", load_variant("es"))
+    ('AB?', '[CH]A')
     """
+    try:
+        tokens = split_tiles(text.replace(" ", ""))
+    except NotationError as exc:
+        raise GameError(f"rack {text!r}: {exc}") from None
     letters = []
-    for ch in text.replace(" ", ""):
+    for ch in tokens:
         if ch == UNKNOWN_BLANK or (variant.blank_symbol and ch == variant.blank_symbol):
             letters.append(UNKNOWN_BLANK)
-        elif variant.has_letter(ch.upper()):
-            letters.append(ch.upper())
+        elif variant.has_letter(unbracket(ch).upper()):
+            letters.append(unbracket(ch).upper())
         else:
             raise GameError(f"{ch!r} in rack {text!r} is not a tile of the {variant.name} set")
     if len(letters) > variant.rack_size:
         raise GameError(f"rack {text!r} holds more than {variant.rack_size} tiles")
-    return "".join(letters)
+    return spell(letters)
 
 
 def rack_value(rack: str, variant: Variant) -> int:
     """The face value of the tiles on a rack (blanks 0)."""
-    return sum(variant.value(ch) for ch in rack if ch != UNKNOWN_BLANK)
+    return sum(variant.value(letter) for letter in letters_of(rack) if letter != UNKNOWN_BLANK)
 
 
 @dataclass(frozen=True)
@@ -369,10 +375,10 @@ def _check_rack(rules: _Rules, player: int, rack: str | None, used: Iterable[str
     if rack is None:
         return None
     letters = parse_rack(rack, rules.variant)
-    missing = Counter(used) - Counter(letters)
+    missing = Counter(used) - Counter(letters_of(letters))
     if missing:
         raise GameError(
-            f"{rules.name(player)} uses {''.join(sorted(missing.elements()))}, "
+            f"{rules.name(player)} uses {spell(sorted(missing.elements()))}, "
             f"which is not on the rack {letters}"
         )
     return letters
@@ -441,8 +447,8 @@ def _exchange(rules: _Rules, state: GameState, event: Exchange) -> GameState:
     _require_turn(rules, state, event.player)
     variant = rules.variant
     tiles = parse_rack(event.tiles, variant) if event.tiles else ""
-    if tiles and event.count and event.count != len(tiles):
-        raise GameError(f"exchange of {tiles} is {len(tiles)} tiles, not {event.count}")
+    if tiles and event.count and event.count != tile_count(tiles):
+        raise GameError(f"exchange of {tiles} is {tile_count(tiles)} tiles, not {event.count}")
     if not 1 <= event.size <= variant.rack_size:
         raise GameError(f"an exchange is of 1 to {variant.rack_size} tiles, not {event.size}")
     if state.bag_size < variant.exchange_min_bag:
@@ -450,7 +456,7 @@ def _exchange(rules: _Rules, state: GameState, event: Exchange) -> GameState:
             f"{rules.name(event.player)} cannot exchange: the bag holds "
             f"{_plural(state.bag_size, 'tile')}, fewer than {variant.exchange_min_bag}"
         )
-    rack = _check_rack(rules, event.player, event.rack, tiles)
+    rack = _check_rack(rules, event.player, event.rack, letters_of(tiles))
     line = _line(state, event.player, "exchange", 0, word=tiles, rack=rack, exchanged=event.size)
     state = _record(state, line, scoreless_turns=state.scoreless_turns + 1, last_play=None)
     return _advance(rules, state, event.player + 1)
@@ -508,7 +514,7 @@ def _end(rules: _Rules, state: GameState, event: EndOfGame) -> GameState:
     racks = [parse_rack(r, variant) for r in event.racks]
     held = Counter(_tile_key(t) for _, t in state.board.tiles())
     for rack in racks:
-        held.update(rack)
+        held.update(letters_of(rack))
     _check_counts(held, variant, "the board and the racks hold")
     empty = [p for p, rack in enumerate(racks) if not rack]
     out: int | None = None

@@ -3,6 +3,10 @@
 GCG is the plain-text game record of Scrabble programs (Quackle, Macondo, Woogles). `parse_gcg`
 turns it into a neutral `GcgRecord`, `format_gcg` writes one back, and `check_record` replays the
 plays on a `Board` and compares every recorded score with `score_play`.
+
+A tile of several letters (Spanish CH) is written in brackets in words, racks and exchanges,
+`8H [CH]ICO`, `[ch]` for a blank standing for it, as Macondo and Woogles write Spanish games
+(`scorer.notation`); an unbracketed CH is a C and an H.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from pathlib import Path
 
 from scorer.board import Board, Tile, parse_position, position_name, square_name
 from scorer.errors import IllegalPlay
+from scorer.notation import letters_of, split_tiles, tile_count, unbracket
 from scorer.scoring import Placement, score_play
 from scorer.variant import Variant, load_variant, variant_names
 
@@ -152,8 +157,8 @@ class GcgEvent:
             raise ValueError(f"bad tiles {self.tiles!r}")
         if self.kind is EventKind.EXCHANGE:
             if self.tiles and self.count == 0:
-                object.__setattr__(self, "count", len(self.tiles))
-            if self.count < 1 or (self.tiles and self.count != len(self.tiles)):
+                object.__setattr__(self, "count", tile_count(self.tiles))
+            if self.count < 1 or (self.tiles and self.count != tile_count(self.tiles)):
                 raise ValueError(f"exchange of {self.count} tiles {self.tiles!r} is inconsistent")
 
     @property
@@ -212,11 +217,12 @@ class GcgRecord:
 
 
 def _word_cells(word: str) -> list[tuple[str, bool]]:
-    """Split a play's word into squares: (char, marked_through). `.` and letters in parentheses
-    are marked as already on the board; a plain letter is on the board only if its square is."""
+    """Split a play's word into squares: (token, marked_through), a token one character or a
+    bracketed tile (`[ch]`). `.` and letters in parentheses are marked as already on the board;
+    a plain letter is on the board only if its square is."""
     cells: list[tuple[str, bool]] = []
     inside = False
-    for ch in word:
+    for ch in split_tiles(word):
         if ch == "(":
             if inside:
                 raise ValueError(f"nested parentheses in {word!r}")
@@ -237,7 +243,13 @@ def _word_cells(word: str) -> list[tuple[str, bool]]:
 
 
 def _is_rack(token: str) -> bool:
-    return not token.startswith(("-", "(", "+")) and not any(ch.isdigit() for ch in token)
+    if token.startswith(("-", "(", "+")) or any(ch.isdigit() for ch in token):
+        return False
+    try:
+        split_tiles(token)
+    except ValueError:
+        return False
+    return True
 
 
 def _parse_move(tokens: list[str]) -> tuple[dict[str, object], int]:
@@ -547,8 +559,9 @@ def play_placements(board: Board, event: GcgEvent) -> tuple[list[Placement], lis
             if marked:
                 problems.append(f"{square_name(row, col)} is empty but the word has it filled")
             if ch != ".":
-                placements.append(Placement(row, col, Tile(ch.upper(), ch.islower())))
-        elif ch != "." and ch.upper() != on_board.letter.upper():
+                letters = unbracket(ch)
+                placements.append(Placement(row, col, Tile(letters.upper(), letters.islower())))
+        elif ch != "." and unbracket(ch).upper() != on_board.letter.upper():
             problems.append(f"{square_name(row, col)} holds {on_board.char}, the word has {ch}")
     return placements, problems
 
@@ -590,7 +603,7 @@ def check_record(record: GcgRecord, variant: Variant) -> CheckResult:
             if event.total == undo[1]:
                 expected = event.total
         elif event.kind is EventKind.END_RACK:
-            value = sum(variant.value(ch) for ch in event.tiles if ch != "?")
+            value = sum(variant.value(t) for t in letters_of(event.tiles) if t != "?")
             if abs(event.score) not in (value, 2 * value):
                 reason = f"the rack is worth {value}; expected ±{value} or ±{2 * value}"
                 mismatches.append(found(MismatchKind.RACK, event.score, None, reason))
@@ -624,7 +637,7 @@ def _rescore(
 
 def _letters_used(events: Iterable[GcgEvent]) -> set[str]:
     text = "".join(e.rack + e.word + e.tiles for e in events)
-    return {ch.upper() for ch in text if ch not in ".()?"}
+    return {letter.upper() for letter in letters_of(text) if letter not in ".()?"}
 
 
 def infer_variant(record: GcgRecord) -> Variant:

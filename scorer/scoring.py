@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from scorer.board import Board, Square, Tile, position_name, square_name
 from scorer.errors import IllegalPlay, PlayErrorCode
+from scorer.notation import tile_count
 from scorer.variant import Variant
 
 
@@ -46,6 +47,11 @@ class WordScore:
     @property
     def position(self) -> str:
         return position_name(self.row, self.col, self.across)
+
+    @property
+    def length(self) -> int:
+        """How many squares the word covers (`word` writes a CH tile as `[CH]`)."""
+        return tile_count(self.word)
 
 
 @dataclass(frozen=True)

@@ -159,7 +159,7 @@ def _gcg_word(play: ScoredPlay) -> str:
     main = play.main_word
     fresh = {p.square: p.tile for p in play.placements}
     dr, dc = (0, 1) if main.across else (1, 0)
-    squares = [(main.row + dr * i, main.col + dc * i) for i in range(len(main.word))]
+    squares = [(main.row + dr * i, main.col + dc * i) for i in range(main.length)]
     return "".join(fresh[s].char if s in fresh else EMPTY for s in squares)
 
 

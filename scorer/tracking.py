@@ -21,6 +21,7 @@ from scorer.board import UNKNOWN_BLANK, Board, Square, Tile, square_name
 from scorer.dictionary import Dictionary, Verdict, blank_assignments, blank_candidates
 from scorer.errors import IllegalPlay, PlayErrorCode
 from scorer.move import ChangeKind, classify_change, same_tile
+from scorer.notation import OPEN, tile_text
 from scorer.scoring import ScoredPlay
 from scorer.variant import Variant
 
@@ -137,8 +138,9 @@ def _symbol(cls: str) -> str:
         return EMPTY
     if cls in BLANK_CLASSES:
         return UNKNOWN_BLANK
-    # A single lower-case letter is a blank with its letter (a reading a person corrected).
-    return cls if len(cls) == 1 else cls.upper()
+    # A lower-case letter is a blank with its letter (a reading a person corrected); a tile of
+    # several letters is written in brackets, `[CH]` (`[ch]` a blank standing for it).
+    return cls if len(cls) == 1 or cls.startswith(OPEN) else tile_text(cls)
 
 
 def _cells(reading: Reading) -> list[list[_Cell]]:
@@ -210,7 +212,7 @@ def _swapped(old: Tile, cell: _Cell, variant: Variant, thresholds: Thresholds) -
     return (
         variant.options.blank_swap
         and old.is_blank
-        and cell.symbol == old.letter
+        and cell.symbol == tile_text(old.letter)
         and cell.confidence >= thresholds.certain
     )
 

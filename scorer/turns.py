@@ -115,7 +115,7 @@ def corrected_turn(game: Game, reading: Reading, dictionary: Dictionary | None) 
             continue
         dr, dc = (0, 1) if word.across else (1, 0)
         before = (word.row - dr, word.col - dc)
-        after = (word.row + dr * len(word.word), word.col + dc * len(word.word))
+        after = (word.row + dr * word.length, word.col + dc * word.length)
         ends += [s for s in (before, after) if board.in_bounds(*s) and board.get(*s) is None]
     listed = ", ".join(turn.result.invalid_words)
     why = f"not in the dictionary: {listed}: a tile read as an empty square? confirm or correct"

@@ -159,6 +159,15 @@ class Variant:
     blank_symbol: str = ""
     equivalent_letters: tuple[tuple[str, ...], ...] = ()
     nine_tile: dict[str, object] = field(default_factory=dict)
+    read_as: dict[str, str] = field(default_factory=dict)
+    """`[vision] read_as`: letters of this edition that the cell model has no class for, each
+    with the letter whose class it shows as (Ä as A, CH as C); the reader then offers both and
+    never takes either on the photo alone."""
+
+    @property
+    def multi_letter(self) -> tuple[str, ...]:
+        """The tiles that carry several letters (Spanish CH, LL, RR), in the tile set's order."""
+        return tuple(letter for letter in self.tiles if len(letter) > 1)
 
     @property
     def alphabet(self) -> tuple[str, ...]:
@@ -265,7 +274,9 @@ _OPTIONAL: dict[str, type | tuple[type, ...]] = {
     "end": dict,
     "options": dict,
     "nine_tile": dict,
+    "vision": dict,
 }
+_VISION = {"read_as": dict}
 _NINE_TILE = {"rack_size": int, "bingo_bonus": int, "bingo_sizes": list}
 _MAX_TILES = 100  # per letter, and the blanks
 _MAX_VALUE = 100
@@ -295,8 +306,14 @@ def _in_range(value: int, low: int, high: int, what: str, where: str) -> int:
     return value
 
 
+_MAX_TILE_LETTERS = 3  # the longest tile of any edition: Spanish CH, Catalan L·L written LL
+
+
 def _tile_letter(letter: str, where: str) -> str:
-    """A letter a tile may carry: one character that board text shows as a lettered tile."""
+    """A letter a tile may carry: one character that board text shows as a lettered tile, or 2 to
+    `_MAX_TILE_LETTERS` upper-case letters printed on one tile (written `[CH]` in board text)."""
+    if 2 <= len(letter) <= _MAX_TILE_LETTERS and letter.isalpha() and letter.isupper():
+        return letter
     if (
         len(letter) != 1
         or letter in _NON_TILE_CHARS
@@ -307,9 +324,26 @@ def _tile_letter(letter: str, where: str) -> str:
     ):
         raise VariantError(
             f"{where}: {letter!r} cannot be a tile's letter: give one upper-case letter (or a "
-            f"sign such as the apostrophe), not a digit, space or one of {_NON_TILE_CHARS}"
+            f"sign such as the apostrophe), or 2 to {_MAX_TILE_LETTERS} upper-case letters "
+            f"printed on one tile (CH), not a digit, space or one of {_NON_TILE_CHARS}"
         )
     return letter
+
+
+def _read_as(raw: dict, tiles: dict[str, tuple[int, int]], where: str) -> dict[str, str]:
+    """The `[vision]` table's `read_as`: each key a letter of the tile set, each value the letter
+    the cell model reads it as (not itself)."""
+    table = _checked(raw, _VISION, f"{where}: [vision]").get("read_as", {})
+    read_as: dict[str, str] = {}
+    for letter, shown in table.items():
+        if letter not in tiles:
+            raise VariantError(f"{where}: [vision] read_as names {letter!r}, not a tile letter")
+        if not isinstance(shown, str) or shown == letter:
+            raise VariantError(
+                f"{where}: [vision] read_as {letter!r} must be another letter, not {shown!r}"
+            )
+        read_as[letter] = _tile_letter(shown, where)
+    return read_as
 
 
 def _sizes(raw: list, rack_size: int, what: str, where: str) -> frozenset[int]:
@@ -419,4 +453,5 @@ dictionary, tiles
         options=_dataclass_table(Options, raw.get("options", {}), f"{source}: [options]"),
         equivalent_letters=tuple(groups),
         nine_tile=nine_tile,
+        read_as=_read_as(dict(raw.get("vision", {})), tiles, source),
     )

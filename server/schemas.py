@@ -59,7 +59,9 @@ PlayerName = Annotated[
 ]
 # A player named in a request about an existing game (a challenger, a rack's owner).
 NamedPlayer = Annotated[str, Field(min_length=1, max_length=MAX_NAME)]
-Tiles = Annotated[str, Field(max_length=MAX_RACK)]
+# A tile of several letters is written in brackets, `[CH]`: up to 5 characters a tile.
+TILE_TEXT = 5
+Tiles = Annotated[str, Field(max_length=MAX_RACK * TILE_TEXT)]
 
 
 class ErrorOut(BaseModel):
@@ -302,14 +304,15 @@ class VariantsOut(BaseModel):
 
 
 Square = Annotated[str, Field(min_length=1, max_length=8, examples=["H8"])]
-CellText = Annotated[str, Field(min_length=1, max_length=8)]
+CellText = Annotated[str, Field(min_length=1, max_length=TILE_TEXT)]
 
 
 class CorrectIn(BaseModel):
     cells: dict[Square, CellText] = Field(
         max_length=MAX_SQUARES,
         examples=[{"H8": "А", "I8": "."}],
-        description="square → board-text character (`.` empty, `?` blank, lower case a blank's letter)",
+        description="square → board-text character (`.` empty, `?` blank, lower case a blank's "
+        "letter, a tile of several letters in brackets: `[CH]`)",
     )
 
 
@@ -321,10 +324,11 @@ class MoveIn(BaseModel):
     )
     word: str = Field(
         min_length=1,
-        max_length=30,
+        max_length=25 * TILE_TEXT + 2,
         examples=["KOT"],
         description="the whole word, letters already on the board included; a blank's letter "
-        "in lower case",
+        "in lower case; a tile of several letters in brackets (`[CH]ICO`, `[ch]` a blank): "
+        "CH unbracketed is a C and an H",
     )
 
 

@@ -37,6 +37,7 @@ from scorer.game import (
     Play,
 )
 from scorer.move import ChangeKind
+from scorer.notation import split_tiles, tile_text, unbracket
 from scorer.sheet import sheet_dict
 from scorer.table_camera import CameraConfig, CameraState, FrameLook, FrameStatus, settled, step
 from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, certain_reading
@@ -913,14 +914,15 @@ class GameService:
             for name, char in cells.items():
                 try:
                     row, col, _ = parse_position(name)
-                    if not board.in_bounds(row, col) or len(char) != 1:
+                    if not board.in_bounds(row, col) or len(split_tiles(char)) != 1:
                         raise ValueError(name)
                     tile = None if char == "." else Tile.from_char(char)
                 except (ValueError, BoardTextError) as exc:
                     raise ServiceError(
                         "bad_request",
                         f"cannot set {name!r} to {char!r}: name a square like H8 "
-                        "and give one board-text character",
+                        "and give one board-text character (a tile of several letters in "
+                        "brackets: [CH])",
                     ) from exc
                 lettered = tile is not None and tile.letter != UNKNOWN_BLANK
                 if lettered and not variant.has_letter(tile.letter):
@@ -959,9 +961,10 @@ class GameService:
 
     def choose_blank(self, game_id: str, square: str, letter: str) -> dict[str, Any]:
         """Say which letter a blank on `square` stands for."""
-        if len(letter) != 1 or not letter.isalpha():
-            raise ServiceError("bad_request", f"{letter!r} is not one letter")
-        return self.correct(game_id, {square: letter.lower()}, blanks_only=True)
+        letters = unbracket(letter)  # CH or [CH]: the field names one tile
+        if not letters.isalpha():
+            raise ServiceError("bad_request", f"{letter!r} is not one tile's letter")
+        return self.correct(game_id, {square: tile_text(letters.lower())}, blanks_only=True)
 
     def reject(self, game_id: str) -> dict[str, Any]:
         """Drop the pending photo; returns GAME."""

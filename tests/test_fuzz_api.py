@@ -210,7 +210,9 @@ def test_bounded_turn_fields(client: TestClient) -> None:
     base, auth = f"/api/games/{created['id']}", {"Authorization": f"Bearer {created['token']}"}
     post = lambda path, **kw: client.post(base + path, headers={**auth, **kw.pop("h", {})}, **kw)  # noqa: E731
     _refused(post("/exchange", json={"count": 21}), 422, "validation", "less than or equal to 20")
-    _refused(post("/exchange", json={"tiles": "A" * 21}), 422, "validation", "at most 20")
+    # A tile of several letters is written [CH]: the field bounds 20 tiles of 5 characters.
+    _refused(post("/exchange", json={"tiles": "A" * 101}), 422, "validation", "at most 100")
+    _refused(post("/exchange", json={"tiles": "A" * 21}), 422, "not_allowed", "more than 7 tiles")
     _refused(post("/challenge", json={"challenger": "A" * 41}), 422, "validation", "at most 40")
     racks = {f"P{n}": "" for n in range(5)}
     _refused(post("/end", json={"racks": racks}), 422, "validation", "at most 4 items")
@@ -218,7 +220,9 @@ def test_bounded_turn_fields(client: TestClient) -> None:
     _refused(post("/review/correct", json={"cells": cells}), 422, "validation", "at most 625")
     _refused(post("/review/correct", json={"cells": {"H8" * 10: "A"}}), 422, "validation", "")
     _refused(post("/review/blank", json={"square": "H8", "letter": "A" * 9}), 422, "validation", "")
-    _refused(post("/moves", json={"position": "8H", "word": "A" * 31}), 422, "validation", "")
+    # 25 squares of up to 5 characters ([CH]) and the parentheses of letters on the board.
+    _refused(post("/moves", json={"position": "8H", "word": "A" * 128}), 422, "validation", "")
+    _refused(post("/moves", json={"position": "8H", "word": "A" * 31}), 422, "illegal_play", "off")
     move = {"position": "8H", "word": "CAT"}
     _refused(post("/moves", json=move, h={"Idempotency-Key": "k" * 129}), 422, "validation", "")
     _refused(post("/moves", json=move, h={"Idempotency-Key": "a b"}), 422, "validation", "")

@@ -280,7 +280,7 @@ def test_cli_bad_file_exits_2_with_one_line(
 def test_cli_unknown_variant_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["gcg", "check", str(SAMPLES / "ru_short.gcg"), "--variant", "xx"]) == 2
     assert capsys.readouterr().err.strip() == (
-        "scorekeeper gcg: unknown variant 'xx'; known: en, erudit, pl, ru, uk"
+        "scorekeeper gcg: unknown variant 'xx'; known: de, en, erudit, es, fr, pl, ru, uk"
     )
 
 

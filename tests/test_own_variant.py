@@ -85,7 +85,7 @@ def own(**changes: str) -> str:
         (own(А='"А" = [0, 1]'), "its count must be 1 to 100"),
         (own(Б='"Б" = [2, -3]'), "its value must be 0 to 100"),
         (own(А='"а" = [8, 1]'), "'а' cannot be a tile's letter"),
-        (own(А='"AB" = [8, 1]'), "'AB' cannot be a tile's letter"),
+        (own(А='"Ab" = [8, 1]'), "'Ab' cannot be a tile's letter"),
         (own(bingo_sizes="bingo_sizes = [8]"), "each of bingo_sizes must be 1 to 7"),
         (RU_TEXT.replace('"scrabble"', '"hexagonal"'), "unknown layout 'hexagonal'"),
         (own(name='name = "my game!"'), "'name' must be letters"),

@@ -18,6 +18,7 @@ import numpy as np
 from scorer.board import Board
 from scorer.game import ChallengeWithdrawn, Event, Exchange, Game, Pass, Play, game_from_gcg
 from scorer.gcg import infer_variant, read_gcg_file
+from scorer.notation import split_tiles
 from scorer.sheet import sheet_dict
 from training.render import Pose, Style, erudit_style, render_board_photo, scrabble_style
 
@@ -39,7 +40,10 @@ class TurnPhoto:
 def photo_rows(board: Board, blank_symbol: str) -> list[str]:
     """The board as the renderer draws it: blanks as plain tiles (`?`) or the variant's `*`."""
     blank = blank_symbol or "?"
-    return ["".join(blank if ch == "?" or ch.islower() else ch for ch in row) for row in board.rows]
+    return [
+        "".join(blank if ch == "?" or ch.islower() else ch for ch in split_tiles(row))
+        for row in board.rows
+    ]
 
 
 # The boards of the real photos: the black Эрудит board; a Scrabble board for the other sets.

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from scorer.notation import split_tiles, tile_count, unbracket
 from scorer.variant import Variant, load_variant
 from training.fonts import FACES, REGULAR_SANS, Split, check_installed, font_paths
 
@@ -659,6 +660,10 @@ def _tile_patch(
         # Size and centre every glyph by the cap height, so accents (Й, Ё, Ї) stick out above.
         font = _font(style.font, max(6, int(height / _cap_ratio(style.font))))
         x0, _, x1, _ = font.getbbox(content, anchor="ls")
+        if len(content) > 1 and x1 - x0 > 0.8 * side:
+            # Two letters on one tile (Spanish CH) are printed narrower to fit it.
+            font = _font(style.font, max(6, int(font.size * 0.8 * side / (x1 - x0))))
+            x0, _, x1, _ = font.getbbox(content, anchor="ls")
         y0, y1 = -_cap_ratio(style.font) * font.size, 0.0
         noise = rng.normal(0, side * 0.015, 2)
         ty = c - (y0 + y1) / 2 + noise[1]
@@ -768,14 +773,16 @@ def render_topdown(
     # Light from above hardly shows a tile's edges; light from the side darkens them.
     relief = (float(rng.uniform(0.6, 0.95)), float(rng.uniform(0.15, 0.5)))
     for row, line in enumerate(rows):
-        for col, ch in enumerate(line):
+        for col, ch in enumerate(split_tiles(line)):
             if ch == ".":
                 continue
-            content = "" if ch == "?" or ch.islower() else ch
+            content = "" if ch == "?" or ch.islower() else unbracket(ch)
             own = (
-                rng if tile_seed is None else np.random.default_rng((tile_seed, row, col, ord(ch)))
+                rng
+                if tile_seed is None
+                else np.random.default_rng((tile_seed, row, col, *map(ord, ch)))
             )
-            patch = _tile_patch(content, values.get(ch, 0), style, r, own)
+            patch = _tile_patch(content, values.get(content, 0), style, r, own)
             jitter = own.normal(0, style.jitter * r, 2)
             centre = (origin + (col + 0.5) * r + jitter[0], origin + (row + 0.5) * r + jitter[1])
             _place_tile(board, patch, centre, lift, own.normal(0, 2.5), style, relief)
@@ -941,7 +948,7 @@ def render_board_photo(
     rng = np.random.default_rng(seed)
     chosen = load_variant(variant) if isinstance(variant, str) else variant
     height, width = chosen.layout.height, chosen.layout.width
-    if len(rows) != height or any(len(line) != width for line in rows):
+    if len(rows) != height or any(tile_count(line) != width for line in rows):
         raise ValueError(f"the rows do not fill the {width}×{height} board of {chosen.name}")
     longer = max(height, width)
     style = style or random_style(rng)

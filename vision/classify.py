@@ -5,6 +5,12 @@ all variants: empty, blank tile, star tile and every letter glyph, with Latin/Cy
 (A/А, B/В, ...) merged into one class because they are drawn identically. Its output is the joint
 probability of (text rotation, visual class), so one pass gives both the letters and which way up
 the tiles are. Only the classes of the chosen variant then compete (`read_cells`).
+
+Letters the model has no class for (German Ä Ö Ü, Spanish Ñ CH LL RR) are read through the class
+they look most like, as the variant's `[vision] read_as` table says (Ä as A): the two letters then
+share that class's probability equally, so such a cell is never sure of either and the tracker
+settles it by the words and tile counts or asks. Retraining with classes of their own is what
+would make them readable from the photo alone.
 """
 
 from __future__ import annotations
@@ -84,7 +90,11 @@ def check_readable(variant: Variant) -> None:
     >>> from scorer.variant import load_variant
     >>> check_readable(load_variant("erudit"))
     """
-    unknown = [letter for letter in variant.alphabet if letter not in LABELS]
+    unknown = [
+        letter
+        for letter in variant.alphabet
+        if letter not in LABELS and variant.read_as.get(letter) not in LABELS
+    ]
     if unknown:
         raise UnreadableVariant(
             f"the cell model cannot read the letters {' '.join(unknown)} of {variant.title}; "
@@ -199,11 +209,14 @@ def read_cells(
     (`vision.calibrate.relative_to_board`).
     """
     labels = variant_labels(variant)
-    columns = [visual_class(label) for label in labels]
+    columns = [visual_class(variant.read_as.get(label, label)) for label in labels]
     unoriented = [i for i, label in enumerate(labels) if label in UNORIENTED]
     # Text-less classes cannot tell direction, so they keep their mass over all four directions.
     scores = preds.joint[:, rotation % 4, columns] * 4
     scores[:, unoriented] = preds.joint[:, :, columns][:, :, unoriented].sum(axis=1)
+    # Letters read through one class (`read_as`: A and Ä) share its probability equally.
+    sharing = np.array([columns.count(column) for column in columns], dtype=np.float64)
+    scores = scores / sharing
     if whole_board:
         plain = np.array([code == "." for line in variant.layout.rows for code in line])
         if plain.shape != (len(scores),):
@@ -218,7 +231,9 @@ def read_cells(
             [0, variant.blank_count, *(variant.tiles[letter][0] for letter in variant.alphabet)]
         )
         scores = relative_to_board(scores, looks, kinds, 0, 1, counts, preds.cols)
-    order = np.argsort(-scores, axis=1)[:, :3]
+    # Stable: of letters tied through one class (A, Ä) the one with a class of its own, listed
+    # first in the tile set, is the reading's top label (the tie itself keeps either unsure).
+    order = np.argsort(-scores, axis=1, kind="stable")[:, :3]
     cells = [
         CellReading(
             labels[order[i, 0]],

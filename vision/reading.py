@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorer.notation import tile_text
+
 # Cell class names that are not letters, and how each is written in the board text.
 EMPTY = "empty"
 BLANK = "blank"
@@ -17,13 +19,13 @@ _NON_LETTER_TEXT = {EMPTY: ".", BLANK: "?", STAR: "?"}
 
 
 def board_char(cls: str) -> str:
-    """The board-text character of a cell class: '.' empty, '?' a blank or star tile, else the
-    letter itself (upper case).
+    """The board-text token of a cell class: '.' empty, '?' a blank or star tile, else the
+    letter itself (upper case), a tile of several letters in brackets.
 
-    >>> board_char("empty"), board_char("star"), board_char("Ж")
-    ('.', '?', 'Ж')
+    >>> board_char("empty"), board_char("star"), board_char("Ж"), board_char("CH")
+    ('.', '?', 'Ж', '[CH]')
     """
-    return _NON_LETTER_TEXT.get(cls, cls.upper())
+    return _NON_LETTER_TEXT.get(cls, tile_text(cls.upper()))
 
 
 @dataclass(frozen=True)

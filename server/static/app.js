@@ -408,11 +408,17 @@ function parsePosition(position) {
 
 const squareName = (row, col) => `${COLUMNS[col]}${row + 1}`;
 
+// Board text and words have one token per square: a character, or a tile of several letters in
+// brackets (Spanish `[CH]`, `[ch]` a blank standing for it; scorer/notation.py).
+const tiles = (text) => text.match(/\[[^\]]+\]|./gu) || [];
+// A letter of the variant's alphabet (CH) as board text writes it ([CH]).
+const tileText = (letter) => (letter.length > 1 && !letter.startsWith("[") ? `[${letter}]` : letter);
+
 // The squares a move's main word covers.
 function wordSquares(move) {
   const start = move && move.kind === "play" ? parsePosition(move.position) : null;
   if (!start) return [];
-  return [...move.word].map((_, i) => ({
+  return tiles(move.word).map((_, i) => ({
     row: start.row + (start.across ? 0 : i),
     col: start.col + (start.across ? i : 0),
   }));
@@ -426,7 +432,7 @@ function lastPlay(game) {
 function renderBoard() {
   const game = state.game;
   const pending = game.pending;
-  const rows = game.board.map((line) => [...line]);
+  const rows = game.board.map((line) => tiles(line));
   const word = new Set();
   const fresh = new Set();
   const uncertain = new Map();
@@ -434,7 +440,7 @@ function renderBoard() {
   if (pending) {
     // The board as read: every tile not on the game's board yet is new, certain or not.
     (pending.board || []).forEach((line, r) =>
-      [...line].forEach((ch, c) => {
+      tiles(line).forEach((ch, c) => {
         if (ch === rows[r][c]) return;
         rows[r][c] = ch;
         if (ch !== ".") fresh.add(`${r},${c}`);
@@ -445,14 +451,14 @@ function renderBoard() {
   } else {
     for (const sq of wordSquares(lastPlay(game))) {
       word.add(`${sq.row},${sq.col}`);
-      if (state.prevBoard && state.prevBoard[sq.row][sq.col] === ".") fresh.add(`${sq.row},${sq.col}`);
+      if (state.prevBoard && tiles(state.prevBoard[sq.row])[sq.col] === ".") fresh.add(`${sq.row},${sq.col}`);
     }
   }
 
   const editable = Boolean(pending && state.token);
   const cells = [];
   const height = rows.length;
-  const width = rows[0].length;
+  const width = rows[0].length;  // squares: `rows` holds tiles
   for (let r = 0; r < height; r++) {
     for (let c = 0; c < width; c++) {
       const key = `${r},${c}`;
@@ -494,7 +500,7 @@ function letterButton(letter, onPick) {
   button.type = "button";
   button.className = "letter";
   button.dataset.letter = letter;
-  button.textContent = letter === "." ? t("empty_cell") : letter;
+  button.textContent = letter === "." ? t("empty_cell") : shownWord(letter);
   button.addEventListener("click", () => onPick(letter));
   return button;
 }
@@ -517,7 +523,8 @@ function pickLetter(row, col, current, doubt) {
       act(async () => takeTurn(await api("POST", gamePath("/review/blank"), { square, letter })));
       return;
     }
-    const ch = letter === "." || letter === "?" ? letter : isBlank.checked ? letter.toLowerCase() : letter;
+    const token = tileText(letter);
+    const ch = letter === "." || letter === "?" ? letter : isBlank.checked ? token.toLowerCase() : token;
     act(async () => takeTurn(await api("POST", gamePath("/review/correct"), { cells: { [square]: ch } })));
   };
   const candidates = (doubt && doubt.candidates) || [];
@@ -779,8 +786,11 @@ async function playTyped(event) {
 // ---- rendering ----
 
 // A word as players see it: a blank whose letter is not known yet shows the variant's symbol.
+// A word or tile as the page shows it: the blank's symbol for `?`, a CH tile's letters unbracketed
+// (bracketed ones only where letters are run together, where CH would read as two tiles).
 function shownWord(word) {
-  return word.replaceAll("?", (currentVariant() || {}).blank_symbol || "?");
+  const shown = word.replaceAll("?", (currentVariant() || {}).blank_symbol || "?");
+  return tiles(shown).length === 1 ? shown.replace(/^\[(.+)\]$/u, "$1") : shown;
 }
 
 function moveText(move) {
@@ -838,8 +848,8 @@ function renderResult() {
 function newUnknownBlanks(pending) {
   const squares = [];
   (pending.board || []).forEach((line, row) =>
-    [...line].forEach((ch, col) => {
-      if (ch === "?" && state.game.board[row][col] !== "?") squares.push({ row, col });
+    tiles(line).forEach((ch, col) => {
+      if (ch === "?" && tiles(state.game.board[row])[col] !== "?") squares.push({ row, col });
     }),
   );
   return squares;
