@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
 from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from server.routes import director, exports, games, turns, variants
+from server.routes import director, exports, frames, games, qr, turns, variants
 from server.service import GameService, OverlayMaker, PhotoReader, ServiceError
 from server.storage import DB_FILE, DEFAULT_DATA_DIR, StorageBusy, Store
 
@@ -168,10 +169,14 @@ def create_app(
     read_timeout_s: float = 60.0,
     max_body_bytes: int = MAX_BODY_BYTES,
     load_reader: Callable[[], PhotoReader] = pipeline_reader,
+    clock: Callable[[], float] = time.monotonic,
+    camera: dict[str, float] | None = None,
 ) -> FastAPI:
     """Build the app. `db_url`: a SQLite path or `postgresql://` URL (default: `data_dir`/
     scorekeeper.db); `reader` maps photo bytes and a variant to a board reading (default: the
-    vision pipeline, loaded here once; when it cannot load, photo uploads answer 503)."""
+    vision pipeline, loaded here once; when it cannot load, photo uploads answer 503); `clock`
+    times the table camera's frames; `camera` sets its `scorer.table_camera.CameraConfig`
+    (`still_frames`, `still_seconds`)."""
     data_dir = Path(data_dir)
     store = Store(db_url or str(data_dir / DB_FILE), data_dir)
     reader_error = ""
@@ -182,7 +187,15 @@ def create_app(
             reader_error = f"the vision pipeline could not be loaded ({exc})"
             log.warning(reader_error)
         overlay = overlay or pipeline_overlay()
-    service = GameService(store, reader, overlay, read_timeout_s, reader_error=reader_error)
+    service = GameService(
+        store,
+        reader,
+        overlay,
+        read_timeout_s,
+        reader_error=reader_error,
+        clock=clock,
+        camera=camera,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):  # noqa: ANN202 - FastAPI's lifespan protocol
@@ -197,7 +210,7 @@ def create_app(
     app.state.service = service
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     _add_error_handlers(app)
-    for module in (games, turns, exports, variants, director):
+    for module in (games, turns, frames, exports, variants, director, qr):
         app.include_router(module.router)
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

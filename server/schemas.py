@@ -239,6 +239,34 @@ class TurnOut(PendingOut):
     game: GameOut
 
 
+class FrameOut(BaseModel):
+    """A table-camera frame's answer (DESIGN.md §6): what the camera sees and, when this frame
+    made a turn (`committed`, `needs_review`), the turn's fields as a photo turn's, with the game."""
+
+    status: Literal["no_board", "busy", "unchanged", "settling", "committed", "needs_review"]
+    message: str
+    corners: list[list[float]] | None = Field(
+        None, description="the grid in the frame's pixels: top-left, top-right, bottom-right, "
+        "bottom-left as seen",
+    )  # fmt: skip
+    changed: list[list[int]] = Field(
+        default_factory=list,
+        description="[row, col] of the grid as seen in the frame: squares unlike the last turn's",
+    )
+    events: int | None = Field(
+        None, description="events in the game's log: a change means the sheet changed"
+    )
+    turn_id: str | None = None
+    move: MoveOut | None = None
+    board: list[str] | None = None
+    uncertain: list[UncertainOut] = Field(default_factory=list)
+    misreads: list[MisreadOut] = Field(default_factory=list)
+    invalid_words: list[str] = Field(default_factory=list)
+    overlay_url: str | None = None
+    photo_url: str | None = None
+    game: GameOut | None = None
+
+
 class CreatedOut(BaseModel):
     id: str
     token: str

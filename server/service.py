@@ -15,6 +15,8 @@ import logging
 import math
 import secrets
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -34,8 +36,10 @@ from scorer.game import (
     Pass,
     Play,
 )
+from scorer.move import ChangeKind
 from scorer.notation import split_tiles, tile_text, unbracket
 from scorer.sheet import sheet_dict
+from scorer.table_camera import CameraConfig, CameraState, FrameLook, FrameStatus, settled, step
 from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, certain_reading
 from scorer.turns import Turn, corrected_turn, turn_from_move, turn_from_reading
 from scorer.variant import (
@@ -51,6 +55,7 @@ from server.storage import GameRecord, Store, TurnRecord, Tx, now
 from vision.answers import square_key, with_answers
 from vision.classify import UnreadableVariant, check_readable
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
+from vision.frames import FrameLooker, FrameView, board_squares
 from vision.rectify import CornersError
 
 log = logging.getLogger("scorekeeper.server")
@@ -59,8 +64,20 @@ Corners = list[list[float]]
 PhotoReader = Callable[[bytes, Variant, Corners | None], Reading]
 OverlayMaker = Callable[[bytes, Reading], bytes]
 
+# Table cameras kept in memory (each holds a few small arrays): the least recently seen go first.
+MAX_CAMERAS = 256
+
 # Photo error codes of vision.decode → the API's codes.
 _PHOTO_CODES = {"not_image": "not_an_image", "unsupported": "not_an_image"}
+
+
+_FRAME_MESSAGES = {
+    FrameStatus.NO_BOARD: "no board in the frame",
+    FrameStatus.BUSY: "something moves over the board",
+    FrameStatus.UNCHANGED: "the board is as the last turn left it",
+    FrameStatus.SETTLING: "the board changed: waiting for it to hold still",
+    FrameStatus.READ: "the board held still: reading it",
+}
 
 
 class ServiceError(Exception):
@@ -174,6 +191,18 @@ def _remember(tx: Tx, game_id: str, key: str | None, response: dict[str, Any]) -
         tx.store_response(game_id, key, {k: v for k, v in response.items() if k != "game"})
 
 
+@dataclasses.dataclass
+class _Camera:
+    """One phone streaming one game: what it saw (`FrameLooker`), where its stream stands, and its
+    last frame's bytes and answer (the same frame sent again gets the same answer)."""
+
+    looker: FrameLooker
+    state: CameraState = dataclasses.field(default_factory=CameraState)
+    lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
+    last_sha: str = ""
+    last_answer: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
 # What an Idempotency-Key of a write answered with GAME (pass, exchange, ...) keeps: a retry
 # gets the game as it is then, as a photo's retry gets its first TURN with the game of now.
 GAME_WRITE = {"answer": "game"}
@@ -189,7 +218,12 @@ def _seen_game_write(tx: Tx, game_id: str, key: str | None) -> bool:
 
 
 class GameService:
-    """The server's operations on games, over a `Store` and a photo reader."""
+    """The server's operations on games, over a `Store` and a photo reader.
+
+    The table cameras' streams (`post_frame`) are kept in memory, per process: after a restart a
+    camera's first still frame is read once and tracked against the stored game, which makes no
+    turn of a board it already knows.
+    """
 
     def __init__(
         self,
@@ -199,6 +233,8 @@ class GameService:
         read_timeout_s: float = 60.0,
         max_pixels: int = DEFAULT_MAX_PIXELS,
         reader_error: str = "",
+        clock: Callable[[], float] = time.monotonic,
+        camera: dict[str, float] | None = None,
     ) -> None:
         self.store = store
         self.reader = reader
@@ -206,8 +242,12 @@ class GameService:
         self.read_timeout_s = read_timeout_s
         self.max_pixels = max_pixels
         self.reader_error = reader_error
+        self.clock = clock
+        self.camera_options = dict(camera or {})
         self._executor: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
+        self._cameras: OrderedDict[tuple[str, str], _Camera] = OrderedDict()
+        self._cameras_lock = threading.Lock()
 
     def close(self) -> None:
         """Stop the reading threads (a later photo starts new ones: an app's lifespan may be run
@@ -548,17 +588,7 @@ class GameService:
             if replayed is not None:
                 return replayed
             game = self._require_open(tx, record)
-            # Known tiles the last photo read as empty too are this edition's look (see track).
-            last = tx.last_photo_turn(game_id)
-            steady = frozenset(
-                (int(r), int(c)) for r, c in (last.state.get("gone", []) if last else [])
-            )
-            # Squares the players said were empty are not asked about again while they look so.
-            known, layout = game.state.board.rows, game.variant.layout.rows
-            latest = tx.last_photo_turn(game_id, recorded=False)
-            answers = latest.state.get("empty_answers", []) if latest else []
-            reading = with_answers(reading, known, layout, answers)
-            turn = turn_from_reading(game, reading, self._dictionary(record, game.variant), steady)
+            turn, answers, reading = self._tracked(tx, record, game, reading)
             if turn.result.status is TurnStatus.REJECTED:
                 response = {"status": "rejected", "message": turn.result.message}
                 tx.add_turn(
@@ -575,6 +605,24 @@ class GameService:
             except Exception:  # the turn is committed: a missing overlay must not fail it
                 log.exception("overlay for turn %s failed", turn_id)
         return response
+
+    def _tracked(
+        self, tx: Tx, record: GameRecord, game: Game, reading: Reading
+    ) -> tuple[Turn, list, Reading]:
+        """A photo's (or a frame's) reading tracked against the game: the turn, the squares the
+        players said were empty, and the reading with those answers applied."""
+        # Known tiles the last photo read as empty too are this edition's look (see track).
+        last = tx.last_photo_turn(record.id)
+        steady = frozenset(
+            (int(r), int(c)) for r, c in (last.state.get("gone", []) if last else [])
+        )
+        # Squares the players said were empty are not asked about again while they look so.
+        known, layout = game.state.board.rows, game.variant.layout.rows
+        latest = tx.last_photo_turn(record.id, recorded=False)
+        answers = latest.state.get("empty_answers", []) if latest else []
+        reading = with_answers(reading, known, layout, answers)
+        turn = turn_from_reading(game, reading, self._dictionary(record, game.variant), steady)
+        return turn, answers, reading
 
     def play_move(self, game_id: str, position: str, word: str, key: str | None) -> dict[str, Any]:
         """Record a play typed in GCG notation as the next turn, checked and scored as a photo of
@@ -671,6 +719,148 @@ class GameService:
             "score": play.score,
             "total": game.state.scores[player] + play.score,
         }
+
+    # --- table camera ------------------------------------------------------------------------
+
+    def _camera(self, game_id: str, camera_id: str, variant: Variant) -> _Camera:
+        with self._cameras_lock:
+            key = (game_id, camera_id)
+            camera = self._cameras.get(key)
+            if camera is None:
+                above = self._camera_config(variant).max_changed
+                camera = self._cameras[key] = _Camera(FrameLooker(variant, above))
+                while len(self._cameras) > MAX_CAMERAS:
+                    self._cameras.popitem(last=False)
+            self._cameras.move_to_end(key)
+            return camera
+
+    def _camera_config(self, variant: Variant) -> CameraConfig:
+        return CameraConfig.for_rack(variant.rack_size, **self.camera_options)
+
+    def post_frame(self, game_id: str, data: bytes, camera_id: str = "") -> dict[str, Any]:
+        """One frame of a table camera (a phone on a stand; `camera_id` tells two phones on one
+        game apart): FRAME, `no_board`, `busy`, `unchanged` or `settling`, or, when a changed board
+        has held still, the turn read from it, as a photo turn's answer. The frame that makes a
+        turn is kept as its photo; no other frame is stored."""
+        sha = hashlib.sha256(data).hexdigest()
+        with self.store.transaction() as tx:
+            record = self.record(tx, game_id)
+            replayed = self._replay(tx, game_id, sha, None)
+            if replayed is not None:
+                return replayed
+            pending = tx.pending_turn(game_id)
+            if pending is not None:
+                # The review is answered first (on any phone joined to the game).
+                return {**pending.response, "game": self._game_json(tx, record)}
+            events = len(tx.events(game_id))
+        check_photo(data, self.max_pixels)
+        variant = self._variant(record)
+        camera = self._camera(game_id, camera_id, variant)
+        with camera.lock:
+            if sha == camera.last_sha:
+                return camera.last_answer
+            try:
+                view = camera.looker.look(data)
+            except PhotoError as exc:
+                raise ServiceError(_PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
+            look = FrameLook(view.found, view.moving, view.changed, self.clock(), view.edge)
+            camera.state, status = step(camera.state, look, self._camera_config(variant))
+            message = _FRAME_MESSAGES[status]
+            if status is FrameStatus.BUSY and not view.moving:
+                message = "more of the board changed than a move changes: something lies on it"
+            answer: dict[str, Any] = {
+                "status": status.value,
+                "message": message,
+                "corners": view.corners,
+                "changed": sorted([r, c] for r, c in view.changed or ()),
+                "events": events,
+            }
+            if status is FrameStatus.READ:
+                answer = self._frame_turn(record, data, sha, view, camera, answer)
+            camera.last_sha, camera.last_answer = sha, answer
+            return answer
+
+    def _frame_turn(
+        self,
+        record: GameRecord,
+        data: bytes,
+        sha: str,
+        view: FrameView,
+        camera: _Camera,
+        answer: dict[str, Any],
+    ) -> dict[str, Any]:
+        """Read a frame that held still and track it as the next turn, as a photo is.
+
+        A board that shows no change makes no turn (a camera cannot see a pass: the page's button
+        says it), and neither does a review without a play whose doubtful squares are all known
+        tiles (hidden: read again once something moves), or one without a play where no square
+        that looked changed is read as gained or lost or is in doubt (a premium square that might
+        be a blank, asked after every hand that passed over it otherwise; glare): both answer as
+        the camera sees it."""
+        game_id = record.id
+        variant = self._variant(record)
+        try:
+            try:
+                reading = self._read(data, variant, view.corners)
+            except ServiceError as exc:
+                if exc.code != "bad_corners":
+                    raise
+                reading = self._read(data, variant, None)
+        except ServiceError as exc:
+            return {**answer, "status": "busy", "message": f"the board could not be read: {exc}"}
+        turn_id = secrets.token_hex(6)
+        with self.store.transaction(lock_game=game_id) as tx:
+            record = self.record(tx, game_id)
+            replayed = self._replay(tx, game_id, sha, None)
+            pending = tx.pending_turn(game_id)
+            if replayed is not None or pending is not None:
+                # Another phone made this turn, or one is under review: read again once it is not.
+                camera.state = settled(camera.state)
+                if replayed is not None:
+                    return replayed
+                assert pending is not None
+                return {**pending.response, "game": self._game_json(tx, record)}
+            game = self._require_open(tx, record)
+            turn, answers, reading = self._tracked(tx, record, game, reading)
+            result = turn.result
+            unchanged = result.status is TurnStatus.COMMITTED and (
+                turn.event is None or result.kind is ChangeKind.UNCHANGED
+            )
+            known = game.state.board
+            doubts = [cell.square for cell in result.uncertain]
+            hidden = result.play is None and all(known.get(*s) is not None for s in doubts)
+            turns = int(getattr(reading, "rotation", 0))
+            seen = (known.width, known.height) if turns % 2 else (known.height, known.width)
+            looked = board_squares(view.changed or frozenset(), turns, seen)
+            read = result.read_board
+            seen_new = read is not None and any(
+                read.in_bounds(*s) and (read.get(*s) is None) != (known.get(*s) is None)
+                for s in looked
+            )
+            unchanged = unchanged or (
+                result.status is TurnStatus.NEEDS_REVIEW
+                and result.play is None
+                and not hidden
+                and not seen_new
+                and not any(s in looked for s in doubts)
+            )
+            if unchanged:
+                response = {**answer, "status": "unchanged", "message": "no move on the board"}
+            elif result.status is TurnStatus.REJECTED or (
+                result.status is TurnStatus.NEEDS_REVIEW and hidden
+            ):
+                return {**answer, "status": "busy", "message": result.message}
+            else:
+                self.store.save_photo(data)
+                response = self._settle(tx, record, game, turn, turn_id, sha, answers=answers)
+        camera.looker.settle()
+        camera.state = settled(camera.state)
+        if response["status"] != "unchanged" and self.overlay is not None:
+            try:
+                self.store.save_overlay(turn_id, self.overlay(data, reading))
+            except Exception:  # the turn is made: a missing overlay must not fail it
+                log.exception("overlay for turn %s failed", turn_id)
+        return {**answer, **response}
 
     # --- review ------------------------------------------------------------------------------
 

@@ -469,6 +469,45 @@ def test_corners_marked_on_a_refused_photo_and_a_typed_move(
     assert errors == []
 
 
+def test_table_camera_streams_frames_from_the_fake_camera(base_url: str, tmp_path: Path) -> None:
+    """Table-camera mode on Chromium's own fake camera (a test pattern, no board in it): the page
+    gets the rear camera, posts a frame about every second to /frames and shows what the server
+    says; stopping it stops the frames. (A rendered game fed through
+    --use-file-for-fake-video-capture is not tested yet.)"""
+    expect = sync_api.expect
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile-stand"),
+            executable_path=str(CHROMIUM),
+            args=[
+                *CHROMIUM_ARGS,
+                "--use-fake-device-for-media-stream",
+                "--use-fake-ui-for-media-stream",
+            ],
+            headless=True,
+            viewport=VIEWPORT,
+            locale="en-GB",
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.pages[0] if context.pages else context.new_page()
+        frames: list[object] = []
+        page.on("request", lambda r: frames.append(r) if r.url.endswith("/frames") else None)
+        _english_game_for_ann_and_bob(page, base_url)
+        page.click("#camera-start")
+        expect(page.locator("#camera")).to_be_visible()
+        # Chromium's test pattern is no board; whatever the locator makes of it, the page says.
+        said = "No board in view|Waiting for the hand|Watching the board|The board changed"
+        expect(page.locator("#camera-status")).to_have_text(re.compile(said))
+        page.wait_for_timeout(2500)
+        assert len(frames) >= 2
+        page.click("#camera-stop")
+        expect(page.locator("#camera")).to_be_hidden()
+        sent = len(frames)
+        page.wait_for_timeout(1500)
+        assert len(frames) <= sent + 1  # at most one already on its way
+        context.close()
+
+
 def test_directors_page_lists_the_evening_live(
     base_url: str, phone: Callable[[str], object], tmp_path: Path
 ) -> None:

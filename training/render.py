@@ -741,11 +741,14 @@ def render_topdown(
     r: int,
     rng: np.random.Generator,
     values: dict[str, int],
+    tile_seed: int | None = None,
 ) -> tuple[np.ndarray, float]:
     """The board seen from straight above, RGB, r pixels per cell, as many cells as `layout`.
 
     Returns the image and the offset in pixels of the grid's top-left corner (the grid is
-    width·r × height·r pixels starting there).
+    width·r × height·r pixels starting there). `tile_seed`: each tile is drawn from its own
+    generator, seeded by it, its square and its letter, and `rng` draws nothing for tiles, so the
+    same board with tiles added looks the same elsewhere (a table camera's frames of one game).
     """
     height, width = len(layout), len(layout[0])
     origin = style.frame_width * r
@@ -774,10 +777,15 @@ def render_topdown(
             if ch == ".":
                 continue
             content = "" if ch == "?" or ch.islower() else unbracket(ch)
-            patch = _tile_patch(content, values.get(content, 0), style, r, rng)
-            jitter = rng.normal(0, style.jitter * r, 2)
+            own = (
+                rng
+                if tile_seed is None
+                else np.random.default_rng((tile_seed, row, col, *map(ord, ch)))
+            )
+            patch = _tile_patch(content, values.get(content, 0), style, r, own)
+            jitter = own.normal(0, style.jitter * r, 2)
             centre = (origin + (col + 0.5) * r + jitter[0], origin + (row + 0.5) * r + jitter[1])
-            _place_tile(board, patch, centre, lift, rng.normal(0, 2.5), style, relief)
+            _place_tile(board, patch, centre, lift, own.normal(0, 2.5), style, relief)
     arr = np.asarray(board.convert("RGB")).astype(np.float32)
     texture = cv2.resize(
         rng.normal(0, 1, (side_y // 8 + 1, side_x // 8 + 1)).astype(np.float32),

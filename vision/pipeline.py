@@ -17,7 +17,7 @@ import numpy as np
 from scorer.variant import Variant
 from vision.calibrate import cell_looks, rotate_looks
 from vision.classify import CellClassifier, check_readable, read_cells
-from vision.decode import DEFAULT_MAX_PIXELS, Photo, decode_photo
+from vision.decode import DEFAULT_MAX_PIXELS, decode_photo
 from vision.locate import BoardNotFound, GridLocation, locate_grid
 from vision.orient import choose_rotation, rotate_predictions
 from vision.reading import BoardReading
@@ -59,7 +59,9 @@ def read_board(
     timings: dict[str, float] = {}
     photo = _timed(timings, "decode", lambda: decode_photo(data, max_pixels=max_pixels))
     if corners is None:
-        location, (rows, cols) = _timed(timings, "locate", lambda: _locate(photo, variant))
+        location, (rows, cols) = _timed(
+            timings, "locate", lambda: locate_photo(photo.image, variant)
+        )
     else:
         rows, cols = _marked_shape(corners, upright)
         marked = check_corners(corners, photo.width, photo.height, rows, cols)
@@ -101,8 +103,9 @@ def read_board(
     )
 
 
-def _locate(photo: Photo, variant: Variant) -> tuple[GridLocation, tuple[int, int]]:
-    """The grid and its (rows, cols) as the photo shows it: a board that is not square is looked
+def locate_photo(image: np.ndarray, variant: Variant) -> tuple[GridLocation, tuple[int, int]]:
+    """The grid in a decoded photo's `image` and its (rows, cols) as the photo shows it (raises
+    `BoardNotFound`): a board that is not square is looked
     for both ways across, and the better fit wins (a wrong shape fits part of the grid at best:
     a 12×16 board turned a quarter fit 0.82 as 16×12 and 0.47 as 12×16)."""
     height, width = variant.layout.height, variant.layout.width
@@ -114,7 +117,7 @@ def _locate(photo: Photo, variant: Variant) -> tuple[GridLocation, tuple[int, in
         turns = (0, 1, 2, 3) if len(shapes) == 1 else (0, 2) if shape == shapes[0] else (1, 3)
         seen = _seen_layout(variant.layout.rows, turns)
         try:
-            found.append((locate_grid(photo.image, *shape, seen), shape))
+            found.append((locate_grid(image, *shape, seen), shape))
         except BoardNotFound as exc:
             refusal = refusal or exc
     if not found:

@@ -18,7 +18,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "postgresql://...); photos are kept under the data directory.",
     )
     parser.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+        "--host",
+        default=None,
+        help="address to listen on (default 127.0.0.1; with --https 0.0.0.0, for the phones)",
     )
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument(
@@ -42,6 +44,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--no-director-token",
         action="store_true",
         help="do not make and print a director's token at start",
+    )
+    parser.add_argument(
+        "--https",
+        action="store_true",
+        help="serve https with a self-signed certificate (kept in DATA_DIR/tls), as phones need "
+        "for the table camera, and print the address to open",
     )
     parser.set_defaults(run=run)
 
@@ -71,16 +79,31 @@ def run(args: argparse.Namespace) -> int:
     except StorageError as exc:
         print(f"scorekeeper serve: {exc}")
         return 2
+    host = args.host or ("0.0.0.0" if args.https else "127.0.0.1")
+    tls: dict[str, str] = {}
+    scheme, address = "http", host
+    if args.https:
+        from server.tls import lan_address, self_signed
+
+        address = lan_address() if host in ("0.0.0.0", "::") else host
+        cert, key = self_signed(Path(args.data_dir) / "tls", [address])
+        tls = {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
+        scheme = "https"
+        print(f"scorekeeper: open https://{address}:{args.port}/ on the phones", flush=True)
+        print("  (the certificate is the server's own: each phone asks once to trust it)")
     if token is not None:
-        print(f"director's page: http://{args.host}:{args.port}/director#token={token}", flush=True)
+        print(
+            f"director's page: {scheme}://{address}:{args.port}/director#token={token}", flush=True
+        )
     os.environ[APP_DB_ENV] = db_url
     os.environ[APP_DATA_DIR_ENV] = args.data_dir
     uvicorn.run(
         "server.app:app_from_env",
         factory=True,
-        host=args.host,
+        host=host,
         port=args.port,
         workers=args.workers,
         log_level="info",
+        **tls,
     )
     return 0

@@ -1,5 +1,6 @@
 // The phone page of `scorekeeper serve`: create or join a game, photograph the board after each
-// turn, fix what the reader was unsure of, and keep the score sheet in view. Plain ES module, no build.
+// turn (or leave the phone on a stand as a table camera), fix what the reader was unsure of, and
+// keep the score sheet in view. Plain ES module, no build.
 
 const I18N = {
   en: {
@@ -52,6 +53,12 @@ const I18N = {
     err_game_finished: "The game is over.", err_illegal_play: "That play is not allowed",
     err_not_found: "No such game.",
     // A variant's blank_name (scorer/data/variants) → this language's word for it.
+    camera_start: "Table camera: keep the score hands-free", camera_stop: "Stop the camera",
+    camera_insecure: "The camera needs a secure page: https://, or localhost on the device itself.",
+    frame_no_board: "No board in view", frame_busy: "Waiting for the hand to leave the board",
+    frame_unchanged: "Watching the board", frame_settling: "The board changed: holding still…",
+    frame_committed: "Scored", frame_needs_review: "Check the move on the board below",
+    spoken_play: "{word}, {score} {points}", spoken_other: "{text}",
     blank_names: { blank: "blank", "звёздочка": "star" },
   },
   ru: {
@@ -104,6 +111,12 @@ const I18N = {
     err_review_pending: "Сначала закончите проверку прошлого фото.",
     err_game_finished: "Игра уже окончена.", err_illegal_play: "Такой ход невозможен",
     err_not_found: "Такой игры нет.",
+    camera_start: "Камера на столе: счёт без рук", camera_stop: "Выключить камеру",
+    camera_insecure: "Камере нужна защищённая страница: https:// или localhost на самом устройстве.",
+    frame_no_board: "Доски не видно", frame_busy: "Жду, пока рука уйдёт с доски",
+    frame_unchanged: "Слежу за доской", frame_settling: "Доска изменилась: жду, пока всё замрёт…",
+    frame_committed: "Ход записан", frame_needs_review: "Проверьте ход на доске ниже",
+    spoken_play: "{word}, {score} {points}", spoken_other: "{text}",
     blank_names: { blank: "пустышка", "звёздочка": "звёздочка" },
   },
 };
@@ -909,6 +922,29 @@ function renderLinks() {
   $("share-read").value = base;
   $("share-write").value = state.token ? `${base}&token=${encodeURIComponent(state.token)}` : "";
   $("share-write-label").hidden = !state.token;
+  showQr($("share-write").value || base);
+}
+
+// The join link as a QR code for the other players' phones (made by the server: POST /api/qr).
+async function showQr(link) {
+  const img = $("share-qr");
+  if (img.dataset.link === link) return;
+  img.dataset.link = link;
+  try {
+    const response = await fetch("/api/qr", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text: link }),
+    });
+    if (!response.ok) throw new Error(String(response.status));
+    if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src);
+    img.src = URL.createObjectURL(await response.blob());
+    img.alt = link;
+    img.hidden = false;
+  } catch {
+    img.hidden = true; // the links above still work
+    delete img.dataset.link;
+  }
 }
 
 function render() {
@@ -918,6 +954,7 @@ function render() {
   applyTexts();
   $("readonly-note").hidden = writable;
   $("shoot").hidden = !writable || game.finished || Boolean(game.pending);
+  $("camera-start").hidden = !writable || game.finished || Boolean(camera.stream);
   $("typed").hidden = $("shoot").hidden;
   $("actions").hidden = !writable;
   for (const id of ["pass", "exchange", "challenge", "end"]) $(id).disabled = game.finished || Boolean(game.pending);
@@ -928,6 +965,157 @@ function render() {
   renderBoard();
   renderSheet();
   renderLinks();
+}
+
+// ---- table camera ----
+
+// A phone on a stand sends a frame about every second (POST /frames); the server says when a
+// turn was made. The cell model wants about 44 px a square: 1280 px on the long side is enough
+// for a board across most of the frame.
+const FRAME_LONG_SIDE = 1280;
+const FRAME_MS = 1000;
+const camera = { stream: null, timer: null, wakeLock: null, sending: false, lastTurn: null, events: null, id: "" };
+
+async function startCamera() {
+  clearError();
+  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+    showError(new ApiError("camera", t("camera_insecure")));
+    return;
+  }
+  try {
+    camera.stream = await navigator.mediaDevices.getUserMedia({
+      video: { facingMode: "environment", width: { ideal: 1920 }, height: { ideal: 1440 } },
+      audio: false,
+    });
+  } catch (err) {
+    showError(new ApiError("camera", String(err && err.message ? err.message : err)));
+    return;
+  }
+  camera.id = idempotencyKey().replace(/[^A-Za-z0-9_-]/g, "").slice(0, 64);
+  const video = $("camera-video");
+  video.srcObject = camera.stream;
+  await video.play().catch(() => {});
+  $("camera").hidden = false;
+  $("camera-start").hidden = true;
+  await keepAwake();
+  camera.timer = setInterval(sendFrame, FRAME_MS);
+}
+
+function stopCamera() {
+  clearInterval(camera.timer);
+  camera.timer = null;
+  if (camera.stream) for (const track of camera.stream.getTracks()) track.stop();
+  camera.stream = null;
+  if (camera.wakeLock) camera.wakeLock.release().catch(() => {});
+  camera.wakeLock = null;
+  $("camera").hidden = true;
+  render();
+}
+
+// The screen stays on while the camera watches (the Wake Lock API, where the browser has it).
+async function keepAwake() {
+  if (!camera.stream || !navigator.wakeLock || document.hidden) return;
+  try {
+    camera.wakeLock = await navigator.wakeLock.request("screen");
+  } catch {
+    camera.wakeLock = null; // refused (battery saver): the camera still works while the screen is on
+  }
+}
+
+async function sendFrame() {
+  const video = $("camera-video");
+  if (camera.sending || !camera.stream || !video.videoWidth || state.busy) return;
+  camera.sending = true;
+  try {
+    const scale = Math.min(1, FRAME_LONG_SIDE / Math.max(video.videoWidth, video.videoHeight));
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(video.videoWidth * scale);
+    canvas.height = Math.round(video.videoHeight * scale);
+    canvas.getContext("2d").drawImage(video, 0, 0, canvas.width, canvas.height);
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.85));
+    if (!blob) return;
+    const body = new FormData();
+    body.append("frame", blob, "frame.jpg");
+    body.append("camera", camera.id);
+    const answer = await api("POST", gamePath("/frames"), body);
+    drawFrame(answer, canvas.width, canvas.height);
+    $("camera-status").textContent = t(`frame_${answer.status}`);
+    const turn = answer.status === "committed" || answer.status === "needs_review";
+    if (turn && answer.turn_id !== camera.lastTurn) {
+      camera.lastTurn = answer.turn_id;
+      takeTurn(answer);
+      if (answer.status === "committed") speak(answer);
+    } else if (answer.events != null && camera.events != null && answer.events !== camera.events) {
+      await poll(); // another phone or a button changed the sheet
+    }
+    if (answer.events != null) camera.events = answer.events;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    $("camera-status").textContent = err.detail || err.code;
+    if (err.code === "game_finished" || err.code === "unauthorized") stopCamera();
+  } finally {
+    camera.sending = false;
+  }
+}
+
+// The grid the server found and the squares it sees changed, over the live view.
+function drawFrame(answer, width, height) {
+  const canvas = $("camera-overlay");
+  canvas.width = width;
+  canvas.height = height;
+  const context = canvas.getContext("2d");
+  context.clearRect(0, 0, width, height);
+  const corners = answer.corners;
+  if (!corners || !state.game) return;
+  const rows = state.game.layout.length;
+  const cols = state.game.layout[0].length;
+  // A square's corners by bilinear interpolation of the grid's: close enough for a guide.
+  const at = (r, c) => {
+    const u = c / cols;
+    const v = r / rows;
+    const [tl, tr, br, bl] = corners;
+    const x = (1 - u) * (1 - v) * tl[0] + u * (1 - v) * tr[0] + u * v * br[0] + (1 - u) * v * bl[0];
+    const y = (1 - u) * (1 - v) * tl[1] + u * (1 - v) * tr[1] + u * v * br[1] + (1 - u) * v * bl[1];
+    return [x, y];
+  };
+  const shape = (points) => {
+    context.beginPath();
+    points.forEach(([x, y], i) => (i ? context.lineTo(x, y) : context.moveTo(x, y)));
+    context.closePath();
+  };
+  context.lineWidth = Math.max(2, width / 300);
+  context.strokeStyle = answer.status === "busy" ? "#e0a000" : "#20c060";
+  shape(corners);
+  context.stroke();
+  context.fillStyle = "rgba(255, 200, 0, 0.45)";
+  for (const [r, c] of answer.changed) {
+    shape([at(r, c), at(r, c + 1), at(r + 1, c + 1), at(r + 1, c)]);
+    context.fill();
+  }
+}
+
+// Russian nouns after a number: 1 очко, 2 очка, 5 очков, 11 очков, 21 очко.
+function pointsWord(score) {
+  if (state.lang !== "ru") return score === 1 ? "point" : "points";
+  const tens = score % 100;
+  const ones = score % 10;
+  if (tens >= 11 && tens <= 14) return "очков";
+  if (ones === 1) return "очко";
+  return ones >= 2 && ones <= 4 ? "очка" : "очков";
+}
+
+// The move just scored, said aloud in the page's language («КОРОВА, одиннадцать очков»).
+function speak(turn) {
+  if (!window.speechSynthesis || !turn.move) return;
+  const move = turn.move;
+  const text =
+    move.kind === "play"
+      ? t("spoken_play", { word: shownWord(move.word), score: move.score, points: pointsWord(move.score) })
+      : t("spoken_other", { text: turn.message });
+  const utterance = new SpeechSynthesisUtterance(text);
+  utterance.lang = state.lang === "ru" ? "ru-RU" : "en-US";
+  window.speechSynthesis.cancel();
+  window.speechSynthesis.speak(utterance);
 }
 
 // Other phones at the table change the game too: refresh it while this page is visible.
@@ -981,6 +1169,10 @@ async function init() {
     img.src = img.dataset.photo;
   });
   for (const id of ["share-write", "share-read"]) $(id).addEventListener("focus", (e) => e.target.select());
+  $("camera-start").addEventListener("click", startCamera);
+  $("camera-stop").addEventListener("click", stopCamera);
+  document.addEventListener("visibilitychange", keepAwake);
+  window.addEventListener("hashchange", () => camera.stream && stopCamera());
   window.addEventListener("hashchange", closeCorners);
   window.addEventListener("hashchange", route);
   setInterval(poll, POLL_MS);

@@ -1,0 +1,142 @@
+"""The table camera's state machine: from what each frame of a phone on a stand shows, say when a
+turn is to be read. Pure: no images, no I/O, no clock (each frame's time is passed in).
+
+Each frame comes as a `FrameLook`: whether a board was found, how many squares moved since the
+frame before (a hand, an arm, a tile being slid, the phone knocked), and which squares differ from
+the settled board, the position the last turn left. The answer is a `FrameStatus`:
+
+- `no_board`: no board in the frame;
+- `busy`: something moves over the board, or more squares changed at once than a move can change
+  while something also lies across the board's edge (an arm held still);
+- `unchanged`: the board looks as settled, and nothing was over it since it was;
+- `settling`: the board changed, or something was over it, and it has not yet held still long
+  enough;
+- `read`: it has: read the board now, once, and track it as the next turn. The caller then calls
+  `settled` (a turn was made of it, or the reading showed no change) or leaves the state as it
+  is (the reading failed): the same still position is not read again until something moves.
+
+A changed position is read once it has held still for `still_frames` frames after the one it
+first appeared in and `still_seconds` since then, both configurable; a hand lifted between two
+tiles for less than that is not a turn.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+
+from scorer.board import Square
+
+
+class FrameStatus(StrEnum):
+    """What a frame says (`read`: the caller reads the board and makes the turn)."""
+
+    NO_BOARD = "no_board"
+    BUSY = "busy"
+    UNCHANGED = "unchanged"
+    SETTLING = "settling"
+    READ = "read"
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """How long a changed board must hold still before it is read, and how much a move can
+    change."""
+
+    still_frames: int = 2
+    """Frames after the first one showing a changed position that must show it unmoved. At a
+    frame a second, 2 reads a play about 2 s after the hand left, and a hand lifted off the
+    board between two tiles for a frame or two is not taken for the end of the turn."""
+    still_seconds: float = 1.5
+    """And at least this long since that first frame (frames may come faster than one a second)."""
+    max_changed: int = 20
+    """More squares than this changed at once is not a move (seven tiles laid, or a play of up to
+    seven taken back, with a few neighbours disturbed): with the ring around the board changed
+    too, an arm lies on it (busy); the grid is looked for again (a phone moved). `for_rack`
+    scales it to a variant's rack."""
+    disturbed: int = 3
+    """Squares moving at once from which something was over the board (a hand, not a flicker of
+    light): the still board after it is read even when no square looks changed, since a tile
+    can look much like the square it lies on (a blank on a pale square)."""
+    stuck_seconds: float = 8.0
+    """A board held still this long with more squares changed than a move can change is read
+    anyway (a lamp switched on, a glare over many squares): the tracking then decides, against
+    the known board, whether anything was played."""
+
+    @classmethod
+    def for_rack(cls, rack_size: int, **options: float) -> CameraConfig:
+        """The defaults for a variant whose racks hold `rack_size` tiles."""
+        return cls(max_changed=3 * rack_size, **options)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class FrameLook:
+    """One frame as seen: `found` a board; `moving` squares unlike the previous frame's;
+    `changed` squares unlike the settled board's (None: nothing settled yet, as after a restart:
+    the whole board is to be read once); `time` in seconds on any steady clock; `edge` squares
+    of the ring just outside the grid unlike the settled board's (an arm lying across it)."""
+
+    found: bool
+    moving: int
+    changed: frozenset[Square] | None
+    time: float
+    edge: int = 0
+
+
+@dataclass(frozen=True)
+class CameraState:
+    """Where one camera's stream stands: when the current still run began and how many frames it
+    has held, and whether this still position was read already."""
+
+    still_since: float | None = None
+    still_frames: int = 0
+    read: bool = False
+    disturbed: bool = False
+
+
+def step(
+    state: CameraState, look: FrameLook, config: CameraConfig = CameraConfig()
+) -> tuple[CameraState, FrameStatus]:
+    """The next state and what this frame says.
+
+    >>> config = CameraConfig(still_frames=2, still_seconds=1.5)
+    >>> state, hand = CameraState(), FrameLook(True, 30, frozenset({(7, 7)}), 0.0)
+    >>> state, status = step(state, hand, config)
+    >>> status
+    <FrameStatus.BUSY: 'busy'>
+    >>> tiles = frozenset({(7, 7), (7, 8)})
+    >>> for t in (1.0, 2.0, 3.0):
+    ...     state, status = step(state, FrameLook(True, 0, tiles, t), config)
+    ...     print(status.value)
+    settling
+    read
+    busy
+    """
+    if not look.found:
+        return CameraState(), FrameStatus.NO_BOARD
+    if look.moving:
+        # The first frame of whatever comes next: a still run may start from it.
+        disturbed = state.disturbed or look.moving >= config.disturbed
+        return CameraState(still_since=look.time, disturbed=disturbed), FrameStatus.BUSY
+    since = look.time if state.still_since is None else state.still_since
+    held = dataclasses.replace(state, still_since=since, still_frames=state.still_frames + 1)
+    if look.changed is not None and not look.changed and not state.disturbed:
+        return dataclasses.replace(held, read=False), FrameStatus.UNCHANGED
+    if held.read:
+        # Read already and nothing made of it (the reading failed): wait for something to move.
+        return held, FrameStatus.BUSY
+    waited = look.time - since
+    # Many squares changed with the ring around the board changed too: an arm lies across the
+    # board's edge. Many changed and the ring as it was: the board itself (a lamp, a shadow).
+    too_many = look.changed is not None and len(look.changed) > config.max_changed
+    if too_many and look.edge and waited < config.stuck_seconds:
+        return held, FrameStatus.BUSY
+    if held.still_frames >= config.still_frames and waited >= config.still_seconds:
+        return dataclasses.replace(held, read=True), FrameStatus.READ
+    return held, FrameStatus.SETTLING
+
+
+def settled(state: CameraState) -> CameraState:
+    """The state once the position read was settled (a turn made, or nothing changed)."""
+    return dataclasses.replace(state, read=False, disturbed=False)

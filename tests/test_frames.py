@@ -1,0 +1,162 @@
+"""The table camera end to end: rendered frame sequences (`training.table_frames`) posted to
+`POST /api/games/{id}/frames` on the app with the real vision pipeline and a clock that moves a
+second per frame. A hand coming in, tiles laid one by one, the hand leaving, glare, the phone
+nudged, a pass and a withdrawn play: each turn is made exactly once, on the right frame, and
+nothing else makes one; the same frame twice and a second phone on the game make no second turn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+
+from scorer.game import ChallengeWithdrawn, Game, Pass, Play, game_from_gcg
+from scorer.gcg import read_gcg_file
+from scorer.sheet import sheet_dict
+from scorer.variant import load_variant
+from server.app import create_app
+from training.photo_games import edition_style
+from training.table_frames import Glare, Shot, TableScene, game_script
+from vision.frames import board_squares
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def short_game() -> Game:
+    """Three plays of the sample game, the third withdrawn after a challenge, a pass, and the
+    third played again."""
+    variant = load_variant("en")
+    recorded = game_from_gcg(read_gcg_file(REPO / "samples/games/en_short.gcg"), variant)
+    plays = [e for e in recorded.events if isinstance(e, Play)]
+    events = (plays[0], plays[1], plays[2], ChallengeWithdrawn(0), Pass(1), plays[2])
+    return Game(variant, recorded.players, events)
+
+
+@pytest.fixture()
+def table(tmp_path: Path):
+    clock = Clock()
+    app = create_app(data_dir=tmp_path, overlay=lambda data, reading: b"", clock=clock)
+    with TestClient(app) as client:
+        game = short_game()
+        created = client.post("/api/games", json={"variant": "en", "players": list(game.players)})
+        assert created.status_code == 201
+        body = created.json()
+        auth = {"Authorization": f"Bearer {body['token']}"}
+        yield client, clock, game, body["id"], auth
+
+
+def post_frame(client: TestClient, game_id: str, auth: dict, data: bytes, camera: str = ""):
+    response = client.post(
+        f"/api/games/{game_id}/frames",
+        headers=auth,
+        files={"frame": ("frame.jpg", data, "image/jpeg")},
+        data={"camera": camera},
+    )
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def answer_from_truth(client: TestClient, game_id: str, auth: dict, turn: dict, truth) -> None:
+    """Answer a review as a player would on the page: the squares asked, as they are."""
+    cells = {c["square"]: truth.rows[c["row"]][c["col"]] for c in turn["uncertain"]}
+    fixed = client.post(f"/api/games/{game_id}/review/correct", headers=auth, json={"cells": cells})
+    assert fixed.json()["status"] == "committed", fixed.text
+
+
+def test_a_short_game_makes_each_turn_once(table) -> None:
+    client, clock, game, game_id, auth = table
+    scene = TableScene(game.variant, edition_style("en"), seed=11)
+    shots = list(game_script(game, scene, np.random.default_rng(4), glare=0.0, nudge=0.0))
+    # Glare from a lamp over part of the board after the first play (off while the second is
+    # laid), and the phone knocked to a new view once the second was made: neither may make a
+    # turn of its own.
+    lamp = Glare(scene.square_centre(4, 4), scene.cell_in_photo * 1.5, 70.0)
+    turns = [i for i, shot in enumerate(shots) if shot.turn is not None]
+    shots = [
+        Shot(s.board, s.hand, lamp if turns[0] < i < turns[1] - 1 else None,
+             1 if i > turns[1] + 3 else 0, s.turn, s.before)
+        for i, s in enumerate(shots)
+    ]  # fmt: skip
+    made: list[tuple[int, int]] = []  # (event index, frames after the hand left)
+    due = None
+    for number, shot in enumerate(shots):
+        for event in shot.before:
+            assert isinstance(event, Pass)
+            assert client.post(f"/api/games/{game_id}/pass", headers=auth).status_code == 200
+        if shot.turn is not None:
+            due = (shot.turn, number)
+        data = scene.render(shot, number)
+        answer = post_frame(client, game_id, auth, data)
+        clock.now += 1.0
+        if answer["status"] in ("committed", "needs_review"):
+            assert due is not None
+            made.append((due[0], number - due[1]))
+            # The same frame sent again (a retry) is the same answer, not a second turn.
+            again = post_frame(client, game_id, auth, data)
+            assert again["turn_id"] == answer["turn_id"]
+            if answer["status"] == "needs_review":
+                truth = Game(game.variant, game.players, game.events[: due[0] + 1]).state.board
+                answer_from_truth(client, game_id, auth, answer, truth)
+    want = [i for i, e in enumerate(game.events) if isinstance(e, Play | ChallengeWithdrawn)]
+    assert [index for index, _ in made] == want
+    assert all(late <= 3 for _, late in made)  # within 3 s of the hand leaving
+    sheet = client.get(f"/api/games/{game_id}").json()
+    assert sheet["totals"] == sheet_dict(game)["totals"]
+    assert [(m["kind"], m["score"]) for m in sheet["moves"]] == [
+        (m["kind"], m["score"]) for m in sheet_dict(game)["moves"]
+    ]
+
+
+def test_two_phones_on_one_game_make_one_turn_of_a_move(table) -> None:
+    client, clock, game, game_id, auth = table
+    first = Game(game.variant, game.players, game.events[:1])
+    scenes = [TableScene(game.variant, edition_style("en"), seed) for seed in (21, 22)]
+    shots = list(game_script(first, scenes[0], np.random.default_rng(5), glare=0.0, nudge=0.0))
+    turns = set()
+    for number, shot in enumerate(shots):
+        for camera, scene in zip("ab", scenes, strict=True):
+            answer = post_frame(client, game_id, auth, scene.render(shot, number), camera)
+            if answer["status"] == "needs_review" and answer["turn_id"] not in turns:
+                answer_from_truth(client, game_id, auth, answer, first.state.board)
+            if answer["status"] in ("committed", "needs_review"):
+                turns.add(answer["turn_id"])
+        clock.now += 1.0
+    assert len(turns) == 1
+    sheet = client.get(f"/api/games/{game_id}").json()
+    assert [m["word"] for m in sheet["moves"]] == [game.events[0].play.word]
+
+
+def test_frame_errors(table) -> None:
+    client, _, _, game_id, auth = table
+    response = client.post(f"/api/games/{game_id}/frames", headers=auth)
+    assert response.status_code == 400 and response.json()["error"] == "empty"
+    bad = client.post(
+        f"/api/games/{game_id}/frames", headers=auth, files={"frame": ("f.jpg", b"nope")}
+    )
+    assert bad.status_code == 400 and bad.json()["error"] == "not_an_image"
+    unauthorized = client.post(f"/api/games/{game_id}/frames", files={"frame": ("f.jpg", b"x")})
+    assert unauthorized.status_code == 401
+    blank = np.full((480, 640, 3), 90, np.uint8)
+    ok, encoded = cv2.imencode(".jpg", blank)
+    assert ok
+    assert post_frame(client, game_id, auth, encoded.tobytes())["status"] == "no_board"
+
+
+def test_board_squares_follow_the_reading_rotation() -> None:
+    """A frame's squares as seen, as the board's once the reading turned the grid upright."""
+    seen = frozenset({(0, 0), (2, 5)})
+    assert board_squares(seen, 0, (15, 15)) == seen
+    assert board_squares(seen, 1, (15, 15)) == {(0, 14), (5, 12)}
+    assert board_squares(seen, 2, (15, 15)) == {(14, 14), (12, 9)}
+    assert board_squares(frozenset({(0, 0)}), 1, (12, 16)) == {(0, 11)}

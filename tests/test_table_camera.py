@@ -1,0 +1,117 @@
+"""The table camera's state machine (`scorer.table_camera`) on frame looks, pure: a hand coming in,
+tiles laid one by one, the hand lifted between two tiles, the hand leaving, a pass (a hand that
+leaves nothing), a board covered, no board, a failed reading and a restart."""
+
+from __future__ import annotations
+
+from scorer.table_camera import CameraConfig, CameraState, FrameLook, FrameStatus, settled, step
+
+CONFIG = CameraConfig(still_frames=2, still_seconds=1.5, max_changed=21, stuck_seconds=8.0)
+TILES = frozenset({(7, 7), (7, 8), (7, 9)})
+
+
+def run(looks: list[tuple[int, frozenset | None]]) -> list[str]:
+    """Feed looks a second apart (moving squares, changed squares); settle after each read as
+    the service does when a turn is made. Returns the statuses."""
+    state, statuses = CameraState(), []
+    for second, (moving, changed) in enumerate(looks):
+        state, status = step(state, FrameLook(True, moving, changed, float(second)), CONFIG)
+        statuses.append(status.value)
+        if status is FrameStatus.READ:
+            state = settled(state)
+    return statuses
+
+
+def test_a_play_is_read_once_two_frames_after_the_hand_left() -> None:
+    none: frozenset = frozenset()
+    looks = [
+        (0, none),
+        (12, frozenset({(7, 7)})),  # the hand comes in
+        (20, frozenset({(7, 7), (7, 8)})),  # a tile laid under it
+        (18, TILES),  # the last one
+        (6, TILES),  # the hand leaves
+        (0, TILES),
+        (0, TILES),
+        (0, none),  # the camera settled the position after the read
+    ]
+    assert run(looks) == [
+        "unchanged", "busy", "busy", "busy", "busy", "settling", "read", "unchanged",
+    ]  # fmt: skip
+
+
+def test_a_hand_lifted_between_two_tiles_for_one_frame_is_no_turn() -> None:
+    one, two = frozenset({(7, 7)}), frozenset({(7, 7), (7, 8)})
+    looks = [(15, one), (5, one), (0, one), (14, two), (4, two), (0, two), (0, two)]
+    assert run(looks) == ["busy", "busy", "settling", "busy", "busy", "settling", "read"]
+
+
+def test_a_hand_that_leaves_nothing_is_read_once_then_unchanged() -> None:
+    """A pass: a hand hovers and leaves; no square looks changed, but the board is read once (a
+    tile may look like its square), then it is unchanged."""
+    none: frozenset = frozenset()
+    statuses = run([(10, none), (8, none), (0, none), (0, none), (0, none)])
+    assert statuses == ["busy", "busy", "settling", "read", "unchanged"]
+
+
+def test_a_flicker_of_light_is_no_reading() -> None:
+    none: frozenset = frozenset()
+    assert run([(1, none), (0, none), (0, none)]) == ["busy", "unchanged", "unchanged"]
+
+
+def test_frames_faster_than_a_second_wait_for_the_seconds() -> None:
+    state = CameraState()
+    statuses = []
+    for tenth in range(0, 25, 2):
+        moving = 10 if tenth == 0 else 0
+        state, status = step(state, FrameLook(True, moving, TILES, tenth / 10), CONFIG)
+        statuses.append(status.value)
+    assert statuses.index("read") == 8  # 1.6 s after the hand left, not after two frames
+    assert statuses.count("read") == 1
+
+
+def test_an_arm_held_still_across_the_edge_is_busy_until_stuck() -> None:
+    covered = frozenset((r, c) for r in range(5) for c in range(6))
+    state, statuses = CameraState(), []
+    for second in range(10):
+        changed = covered if second < 9 else frozenset()
+        look = FrameLook(True, 30 if second == 0 else 0, changed, float(second), edge=4)
+        state, status = step(state, look, CONFIG)
+        statuses.append(status.value)
+        state = settled(state) if status is FrameStatus.READ else state
+    assert statuses == ["busy"] * 8 + ["read", "unchanged"]  # held still 8 s: read once
+
+
+def test_many_squares_changed_inside_the_edge_are_read() -> None:
+    """A lamp's glare over many squares, nothing across the board's edge: the board is read."""
+    lit = frozenset((r, c) for r in range(5) for c in range(6))
+    assert run([(30, lit), (0, lit), (0, lit)]) == ["busy", "settling", "read"]
+
+
+def test_no_board_forgets_the_still_run() -> None:
+    state, status = step(CameraState(), FrameLook(True, 5, TILES, 0.0), CONFIG)
+    state, status = step(state, FrameLook(True, 0, TILES, 1.0), CONFIG)
+    state, status = step(state, FrameLook(False, 0, None, 2.0), CONFIG)
+    assert status is FrameStatus.NO_BOARD
+    state, status = step(state, FrameLook(True, 0, TILES, 3.0), CONFIG)
+    assert status is FrameStatus.SETTLING
+
+
+def test_a_failed_reading_is_not_retried_until_something_moves() -> None:
+    state = CameraState()
+    statuses = []
+    for second, moving in enumerate([9, 0, 0, 0, 0, 7, 0, 0]):
+        state, status = step(state, FrameLook(True, moving, TILES, float(second)), CONFIG)
+        statuses.append(status.value)  # never settled: the reading failed
+    assert statuses == ["busy", "settling", "read", "busy", "busy", "busy", "settling", "read"]
+
+
+def test_after_a_restart_the_first_still_board_is_read_once() -> None:
+    """Nothing settled yet (`changed` None): the board is read once, and the service tracks it
+    against the stored game, which makes no turn of a board it knows."""
+    looks = [(289, None), (0, None), (0, None), (0, frozenset())]  # no frame before the first
+    assert run(looks) == ["busy", "settling", "read", "unchanged"]
+
+
+def test_for_rack_scales_what_a_move_can_change() -> None:
+    assert CameraConfig.for_rack(7).max_changed == 21
+    assert CameraConfig.for_rack(8, still_frames=3).still_frames == 3

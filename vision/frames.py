@@ -1,0 +1,204 @@
+"""A table camera's frames as vision sees them: where the grid is in a phone's stream and how each
+square looks, cheaply enough for a frame a second, so that the cell model runs only once a changed
+board has held still (`scorer.table_camera` decides when).
+
+A `FrameLooker` (one per camera) finds the grid once and keeps it while it still fits: locating
+costs over 100 ms a frame, warping a frame onto the grid found before about one. Each frame is
+warped onto the grid with a ring of one square around it (the board's frame and the table next to
+it, which an arm reaching in crosses and new tiles do not), and each square shrunk to a few pixels
+of colour, normalised by the grid's median colour so a camera's exposure drifting is not a change. A square
+whose look differs from the previous frame's is moving; one that differs from the last settled
+board's (the position of the last turn) is changed. When most squares have changed and the frame
+holds still, the phone was moved: the grid is found again and kept if the board then looks as
+settled, so a nudged phone makes no turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from scorer.board import Square
+from scorer.variant import Variant
+from vision.decode import decode_photo
+from vision.locate import BoardNotFound
+from vision.pipeline import locate_photo
+
+LOOK_PX = 8  # a square's look: LOOK_PX x LOOK_PX colour pixels, enough to keep a letter's strokes
+WARP_PX = 16  # pixels per square of the warp the looks are shrunk from
+RING = 1  # squares of margin around the grid in the look
+CHANGED = 20.0  # difference (0..255 per channel, `look_difference`) from which a square changed
+
+
+@dataclass(frozen=True)
+class FrameView:
+    """What one frame shows. `found` False: no board (and nothing else is set). `moving`: the
+    squares (ring included) that differ from the previous frame; `changed`: the grid's squares
+    (row, col as seen) that differ from the settled board, None before anything was settled;
+    `edge`: squares of the ring around the grid unlike the settled board's (an arm across it);
+    `corners`: the grid in the frame's full-size pixels (TL, TR, BR, BL as seen)."""
+
+    found: bool
+    moving: int = 0
+    changed: frozenset[Square] | None = None
+    edge: int = 0
+    corners: list[list[float]] | None = None
+    refound: bool = False
+
+
+def square_looks(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Each square's look, ring included: (rows + 2·RING, cols + 2·RING, LOOK_PX²·3) float32,
+    divided by the grid's median colour (×128) so a change of exposure changes no square (the
+    median, not the mean: an arm and its shadow over a third of the board must not brighten the
+    rest)."""
+    side_x, side_y = (cols + 2 * RING) * WARP_PX, (rows + 2 * RING) * WARP_PX
+    inner = np.float32(
+        [
+            [RING * WARP_PX, RING * WARP_PX],
+            [(RING + cols) * WARP_PX, RING * WARP_PX],
+            [(RING + cols) * WARP_PX, (RING + rows) * WARP_PX],
+            [RING * WARP_PX, (RING + rows) * WARP_PX],
+        ]
+    )
+    matrix = cv2.getPerspectiveTransform(np.float32(corners), inner)
+    warped = cv2.warpPerspective(
+        image, matrix, (side_x, side_y), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
+    small = cv2.resize(
+        warped,
+        ((cols + 2 * RING) * LOOK_PX, (rows + 2 * RING) * LOOK_PX),
+        interpolation=cv2.INTER_AREA,
+    ).astype(np.float32)
+    grid = small[RING * LOOK_PX : -RING * LOOK_PX, RING * LOOK_PX : -RING * LOOK_PX]
+    small *= 128.0 / np.maximum(np.median(grid.reshape(-1, 3), axis=0), 1.0)
+    looks = small.reshape(rows + 2 * RING, LOOK_PX, cols + 2 * RING, LOOK_PX, 3)
+    return looks.transpose(0, 2, 1, 3, 4).reshape(rows + 2 * RING, cols + 2 * RING, -1)
+
+
+def look_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Per square, how unlike two frames' looks are: the mean of the largest quarter of the
+    absolute differences of its pixels' colours, so a pale tile's letter on a pale square counts
+    (its strokes cover a fifth of the square) while sensor noise and JPEG, spread thin, do not."""
+    diff = np.abs(a - b)
+    quarter = diff.shape[-1] // 4
+    return np.partition(diff, diff.shape[-1] - quarter, axis=-1)[..., -quarter:].mean(axis=-1)
+
+
+def board_squares(
+    seen: frozenset[Square], rotation: int, shape: tuple[int, int]
+) -> frozenset[Square]:
+    """Squares of the grid as a frame shows it (`shape` rows x cols as seen), as the board's: a
+    reading turns the grid `rotation` quarter-turns clockwise to make its tiles upright.
+
+    >>> sorted(board_squares(frozenset({(0, 0), (0, 14)}), 1, (15, 15)))
+    [(0, 14), (14, 14)]
+    """
+    out = set()
+    for row, col in seen:
+        (r, c), (height, width) = (row, col), shape
+        for _ in range(rotation % 4):
+            (r, c), (height, width) = (c, height - 1 - r), (width, height)
+        out.add((r, c))
+    return frozenset(out)
+
+
+class FrameLooker:
+    """One camera's view of one board: the grid it keeps, the previous frame's looks and the
+    settled board's. Not thread-safe: one frame at a time per looker."""
+
+    def __init__(self, variant: Variant, refind_above: int) -> None:
+        """`refind_above`: more squares than this changed at once on a still frame are more than
+        a move changes: the grid is then looked for again (once until something moves)."""
+        self.variant = variant
+        self.refind_above = refind_above
+        self.tried = False  # the grid was looked for again since something last moved
+        self.corners: np.ndarray | None = None  # in the decoded frame's pixels
+        self.shape = (variant.layout.height, variant.layout.width)
+        self.previous: np.ndarray | None = None
+        self.settled: np.ndarray | None = None
+        self.current: np.ndarray | None = None
+        self.scale = 1.0
+
+    def _locate(self, image: np.ndarray) -> bool:
+        try:
+            location, shape = locate_photo(image, self.variant)
+        except BoardNotFound:
+            return False
+        self.corners, self.shape = location.corners.astype(np.float32), shape
+        return True
+
+    def _changed(self, looks: np.ndarray) -> frozenset[Square] | None:
+        if self.settled is None or self.settled.shape != looks.shape:
+            return None
+        diff = look_difference(looks, self.settled)[RING:-RING, RING:-RING]
+        return frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(diff > CHANGED), strict=True))
+
+    def look(self, data: bytes) -> FrameView:
+        """Look at a frame's bytes (raises `vision.decode.PhotoError` for bytes that are no
+        image)."""
+        photo = decode_photo(data)
+        self.scale = photo.scale
+        image = photo.image
+        refound = False
+        if self.corners is None:
+            if not self._locate(image):
+                self.previous = None
+                return FrameView(found=False)
+            refound = True
+        looks = square_looks(image, self.corners, *self.shape)
+        moving = (
+            looks.shape[0] * looks.shape[1]
+            if self.previous is None or self.previous.shape != looks.shape
+            else int((look_difference(looks, self.previous) > CHANGED).sum())
+        )
+        changed = self._changed(looks)
+        if moving:
+            self.tried = False
+        elif (
+            not refound
+            and not self.tried
+            and changed is not None
+            and len(changed) > self.refind_above
+        ):
+            # Still, and more of the board unlike the settled one than a move changes: the phone
+            # was moved (or the board taken away). The grid found again is kept when the board
+            # then looks more as settled.
+            self.tried = True
+            refound = self._refind(image, changed)
+            if self.corners is None:
+                self.previous = None
+                return FrameView(found=False)
+            if refound:
+                looks = square_looks(image, self.corners, *self.shape)
+                changed = self._changed(looks)
+        self.previous = self.current = looks
+        edge = 0
+        if self.settled is not None and self.settled.shape == looks.shape:
+            ring = look_difference(looks, self.settled) > CHANGED
+            edge = int(ring.sum() - ring[RING:-RING, RING:-RING].sum())
+        return FrameView(True, moving, changed, edge, self.full_size_corners(), refound)
+
+    def _refind(self, image: np.ndarray, changed: frozenset[Square]) -> bool:
+        """Look for the grid again; True when it was moved to where fewer squares look changed
+        (`corners` None: no board any more)."""
+        old = self.corners, self.shape
+        if not self._locate(image):
+            self.corners = None
+            return False
+        again = self._changed(square_looks(image, self.corners, *self.shape))
+        if again is not None and len(again) < len(changed):
+            return True
+        self.corners, self.shape = old
+        return False
+
+    def full_size_corners(self) -> list[list[float]] | None:
+        """The kept grid's corners in the full-size frame's pixels (as `read_board` takes them)."""
+        if self.corners is None:
+            return None
+        return ((self.corners + 0.5) * self.scale - 0.5).tolist()
+
+    def settle(self) -> None:
+        """The board of the last frame looked at is the settled one (a turn was made of it)."""
+        self.settled = self.current
