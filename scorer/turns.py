@@ -27,6 +27,10 @@ from scorer.tracking import (
 )
 
 NOTHING_TO_RECORD = "the empty board before the first move: nothing to record"
+PASS_TO_CONFIRM = (
+    "the board is as the last turn left it: confirm a pass (or an exchange), or reject the photo "
+    "if it shows the same move again"
+)
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,9 @@ class Turn:
 
     result: TrackResult
     event: Event | None
+    # The event a turn under review would record when confirmed, where tracking settled it but
+    # the players must say so (`passes_confirmed`).
+    proposed: Event | None = None
 
     @property
     def committed(self) -> bool:
@@ -88,6 +95,20 @@ def turn_from_reading(
         except (GameError, IllegalPlay) as exc:
             return Turn(_refused(result, exc), None)
     return Turn(result, event)
+
+
+def passes_confirmed(turn: Turn) -> Turn:
+    """`turn`, but a pass it would record is sent for review instead, to be confirmed: a photo
+    of the board as the last turn left it is a pass, or the same position photographed again (a
+    phone's second try with a new photo, a second phone at the table), which must not pass the
+    next player's turn silently. The server asks; `replay`, whose photos are one a turn, does
+    not."""
+    if not isinstance(turn.event, Pass):
+        return turn
+    result = dataclasses.replace(
+        turn.result, status=TurnStatus.NEEDS_REVIEW, message=PASS_TO_CONFIRM
+    )
+    return Turn(result, None, proposed=turn.event)
 
 
 def turn_from_board(game: Game, board: Board, dictionary: Dictionary | None) -> Turn:

@@ -41,7 +41,7 @@ from scorer.notation import split_tiles, tile_text, unbracket
 from scorer.sheet import sheet_dict
 from scorer.table_camera import CameraConfig, CameraState, FrameLook, FrameStatus, settled, step
 from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, certain_reading
-from scorer.turns import Turn, corrected_turn, turn_from_move, turn_from_reading
+from scorer.turns import Turn, corrected_turn, passes_confirmed, turn_from_move, turn_from_reading
 from scorer.variant import (
     Variant,
     VariantError,
@@ -589,6 +589,7 @@ class GameService:
                 return replayed
             game = self._require_open(tx, record)
             turn, answers, reading = self._tracked(tx, record, game, reading)
+            turn = passes_confirmed(turn)
             if turn.result.status is TurnStatus.REJECTED:
                 response = {"status": "rejected", "message": turn.result.message}
                 tx.add_turn(
@@ -671,6 +672,8 @@ class GameService:
             seq = tx.append_event(record.id, event_to_json(turn.event))
             game = game.apply(turn.event)
             move = sheet_dict(game)["moves"][-1]
+        elif turn.proposed is not None:
+            move = sheet_dict(game.apply(turn.proposed))["moves"][-1]
         else:
             move = self._proposed_move(game, result)
         status = "committed" if turn.committed else "needs_review"
@@ -694,7 +697,11 @@ class GameService:
         state = {
             "board": body["board"],
             "uncertain": body["uncertain"],
-            "play": event_to_json(Play(game.state.turn, result.play)) if result.play else None,
+            "play": event_to_json(turn.proposed)
+            if turn.proposed is not None
+            else event_to_json(Play(game.state.turn, result.play))
+            if result.play
+            else None,
             "gone": sorted(result.gone),
             "empty_answers": _still_empty(answers or [], board),
         }

@@ -714,12 +714,16 @@ def test_known_tiles_read_as_empty_photo_after_photo_are_not_asked_about(
     )
     game = Api(client, reader, created.json())
     assert game.photo(photo(900), reading({7: ".PLACATE......."})).json()["status"] == "committed"
-    # Two tiles of a pale edition read as empty: misreads, the board unchanged (a pass).
+    # Two tiles of a pale edition read as empty: misreads, the board unchanged (a pass, which
+    # the players confirm).
     second = game.photo(photo(901), reading({7: ".PL.C.TE......."}))
-    assert second.json()["status"] == "committed", second.text
+    assert second.json()["status"] == "needs_review", second.text
     assert {m["square"] for m in second.json()["misreads"]} == {"D8", "F8"}
+    assert game.post("/review/confirm").json()["status"] == "committed"
     # The same two and one more: three tiles gone at once would ask "a hand or glare?", but two
     # of them are this board's look by now.
-    third = game.photo(photo(902), reading({7: ".PL.C..E......."}))
-    assert third.json()["status"] == "committed", third.text
+    third = game.photo(photo(902), reading({7: ".PL.C..E......."})).json()
+    assert third["message"].startswith("the board is as the last turn left it"), third
+    assert not third["uncertain"]
+    assert game.post("/review/confirm").json()["status"] == "committed"
     assert game.game()["board"][7] == ".PLACATE......."

@@ -69,14 +69,30 @@ def test_empty_board_before_the_first_move_records_nothing(api: Api) -> None:
     assert played["move"]["player"] == "Ann" and played["move"]["score"] == 10
 
 
-def test_empty_board_after_a_pass_is_a_pass(api: Api) -> None:
+def test_empty_board_after_a_pass_is_a_pass_once_confirmed(api: Api) -> None:
     api.post("/pass")
     turn = api.photo(photo(1), reading(EMPTY)).json()
-    assert turn["status"] == "committed" and turn["move"]["kind"] == "pass"
+    assert turn["status"] == "needs_review" and turn["move"]["kind"] == "pass"
+    assert turn["move"]["player"] == "Bob" and not turn["uncertain"]
+    confirmed = api.post("/review/confirm").json()
+    assert confirmed["status"] == "committed" and confirmed["move"]["kind"] == "pass"
     assert [(m["player"], m["kind"]) for m in api.game()["moves"]] == [
         ("Ann", "pass"),
         ("Bob", "pass"),
     ]
+
+
+def test_the_same_position_photographed_again_passes_no_turn_silently(api: Api) -> None:
+    """A second photo of the board just played (a phone's retry with a new photo, a second phone
+    at the table) is not recorded as the next player's pass unless the players confirm it."""
+    api.photo(photo(1), reading(CAT))
+    again = api.photo(photo(2), reading(CAT)).json()
+    assert again["status"] == "needs_review" and again["move"]["player"] == "Bob"
+    assert [m["kind"] for m in api.game()["moves"]] == ["play"]
+    api.post("/review/reject")
+    assert [m["kind"] for m in api.game()["moves"]] == ["play"]
+    # Bob's move is tracked as usual after it.
+    assert api.photo(photo(3), reading(CATS)).json()["move"]["word"] == "CATS"
 
 
 # --- a reading that makes no legal play --------------------------------------------------------

@@ -24,6 +24,7 @@ const I18N = {
     cancel: "Cancel", ok: "OK", player_n: "Player {n}", to_play: "{name} to play",
     finished: "Game over", winners: "Winner: {names}", bag: "Bag: {bag} · unseen: {unseen}",
     committed: "{player}: {position} {word} — {score} points",
+    passed: "{player}: pass",
     needs_review: "Not sure about {n} cell(s): check them on the board.",
     phony: "Not in the dictionary: {words}. Challenge it?",
     no_move: "The photo was read, but no move was found yet.",
@@ -83,6 +84,7 @@ const I18N = {
     to_play: "Ходит {name}", finished: "Игра окончена", winners: "Победитель: {names}",
     bag: "В мешке: {bag} · не видно: {unseen}",
     committed: "{player}: {position} {word} — {score} очк.",
+    passed: "{player}: пас",
     needs_review: "Не уверен в клетках ({n}): проверьте их на доске.",
     phony: "Нет в словаре: {words}. Оспорить?",
     no_move: "Фото прочитано, но хода пока не видно.",
@@ -810,7 +812,9 @@ function renderResult() {
     return;
   }
   const lines = [];
-  if (turn.move) {
+  if (turn.move && turn.move.kind === "pass") {
+    lines.push(t("passed", { player: turn.move.player }));
+  } else if (turn.move) {
     lines.push(t("committed", { player: turn.move.player, position: turn.move.position, word: shownWord(turn.move.word), score: turn.move.score }));
     const words = turn.move.words || [];
     if (words.length > 1) lines.push(words.map((w) => `${shownWord(w.word)} ${w.score}`).join(" · "));
