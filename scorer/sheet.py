@@ -67,9 +67,20 @@ def _words_text(line: SheetLine) -> str:
     return "; ".join(parts)
 
 
+def spreadsheet_text(text: str) -> str:
+    """`text` for a CSV cell that a spreadsheet opens: a leading `=`, `+`, `-` or `@` would make
+    it a formula (a player named `=HYPERLINK(...)`), so such text gets a leading apostrophe,
+    which spreadsheets show as plain text.
+
+    >>> spreadsheet_text("=1+2"), spreadsheet_text("Аня")
+    ("'=1+2", 'Аня')
+    """
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
+
+
 def sheet_csv(game: Game) -> str:
     """The score sheet as CSV: a header, then one row per sheet line (`words` as `WORD 12; ...`,
-    with the bingo bonus last when there is one)."""
+    with the bingo bonus last when there is one; names as `spreadsheet_text`)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -77,7 +88,7 @@ def sheet_csv(game: Game) -> str:
         writer.writerow(
             (
                 number,
-                game.players[line.player],
+                spreadsheet_text(game.players[line.player]),
                 line.kind,
                 line.position,
                 line.word,

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from scorer.game import Game
-from scorer.sheet import sheet_dict
+from scorer.sheet import sheet_dict, spreadsheet_text
 from server.service import GameService, ServiceError, hash_token
 from server.storage import GameRecord, Store, TurnRecord
 
@@ -104,7 +104,8 @@ def evening_json(service: GameService, since: str) -> dict[str, Any]:
 
 
 def evening_csv(service: GameService, since: str) -> str:
-    """The evening's results: one line per game and player (`CSV_COLUMNS`), oldest game first."""
+    """The evening's results: one line per game and player (`CSV_COLUMNS`), oldest game first;
+    names as `scorer.sheet.spreadsheet_text`."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -114,6 +115,14 @@ def evening_csv(service: GameService, since: str) -> str:
         for name, score, place in zip(game.players, scores, _places(scores), strict=True):
             finished = "yes" if state.finished or state.settled else "no"
             writer.writerow(
-                [record.id, record.created, record.variant, name, score, place, finished]
+                [
+                    record.id,
+                    record.created,
+                    record.variant,
+                    spreadsheet_text(name),
+                    score,
+                    place,
+                    finished,
+                ]
             )
     return out.getvalue()

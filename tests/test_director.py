@@ -102,7 +102,8 @@ def test_every_table_with_totals_turn_and_review(
 
 def test_results_as_csv(client: TestClient, reader: FakeReader, director: dict[str, str]) -> None:
     first, first_auth, _ = _game(client, ["Ann", "Bob"])
-    second, second_auth, _ = _game(client, ["Cy", "Di"])
+    # A name a spreadsheet would run as a formula is written as text.
+    second, second_auth, _ = _game(client, ["Cy", "=1+2"])
     files = {"photo": ("b.png", reader.add(photo(1), reading(CAT)), "image/png")}
     client.post(f"/api/games/{first}/turns", files=files, headers=first_auth).raise_for_status()
     client.post(f"/api/games/{second}/pass", headers=second_auth).raise_for_status()
@@ -116,7 +117,7 @@ def test_results_as_csv(client: TestClient, reader: FakeReader, director: dict[s
             (first, "Ann", "10", "1", "no"),
             (first, "Bob", "0", "2", "no"),
             (second, "Cy", "0", "1", "no"),
-            (second, "Di", "0", "1", "no"),
+            (second, "'=1+2", "0", "1", "no"),
         ]
     )
 

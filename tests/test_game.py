@@ -382,6 +382,9 @@ def test_sheet_csv_has_a_row_per_line() -> None:
     assert rows[2][1:4] == ["<Борис>", "exchange", ""]
     assert rows[4][2] == "withdrawn" and len(rows) == 6
     assert rows[5][3:] == ["I7", "То", "То 2", "2", "2"]
+    # A name a spreadsheet would run as a formula is written as text.
+    named = sheet_csv(Game(RU, ("@SUM(A1)", "-1")).apply(Exchange(0, count=1)))
+    assert list(csv.reader(io.StringIO(named)))[1][1] == "'@SUM(A1)"
 
 
 def test_sheet_html_is_printable_and_escaped() -> None:
