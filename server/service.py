@@ -618,7 +618,7 @@ class GameService:
             (int(r), int(c)) for r, c in (last.state.get("gone", []) if last else [])
         )
         # Squares the players said were empty are not asked about again while they look so.
-        known, layout = game.state.board.rows, game.variant.layout.rows
+        known, layout = game.state.board, game.variant.layout.rows
         latest = tx.last_photo_turn(record.id, recorded=False)
         answers = latest.state.get("empty_answers", []) if latest else []
         reading = with_answers(reading, known, layout, answers)

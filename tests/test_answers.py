@@ -13,12 +13,13 @@ from fastapi.testclient import TestClient
 from test_api import Api
 from test_storage import CAT, CATS, EN_WORDS, FakeReader, FakeReading, photo, reading
 
+from scorer.board import Board
 from scorer.variant import load_variant
 from server.app import create_app
 from vision.answers import with_answers
 
 LAYOUT = load_variant("en").layout.rows
-EMPTY_ROWS = ["." * 15] * 15
+EMPTY_ROWS = Board.from_rows(["." * 15] * 15)
 # Looks (`vision.calibrate.cell_looks`: lightness and two colours of the middle, of the rim, and
 # the middle's spread) of an empty plain square, an empty premium square and a tile.
 PLAIN = [150.0, 0.0, 10.0, 150.0, 0.0, 10.0, 4.0]
@@ -72,7 +73,7 @@ def test_a_tile_laid_on_an_answered_square_is_read_as_usual() -> None:
     tile = looked(CAT, A1_AS_Z, tiles={(0, 0)})
     assert with_answers(tile, EMPTY_ROWS, LAYOUT, ["0,0"]).classes[0][0] == "Z"
     # A square the known board holds a tile on is the tracker's, not the answers'.
-    known = ["Z" + "." * 14] + ["." * 15] * 14
+    known = Board.from_rows(["Z" + "." * 14] + ["." * 15] * 14)
     assert with_answers(looked(CAT, A1_AS_Z), known, LAYOUT, ["0,0"]).classes[0][0] == "Z"
 
 
@@ -117,3 +118,11 @@ def test_an_answer_on_the_empty_board_holds_for_the_first_move(api: Api) -> None
     # The first move's photo reads the label as a Z first now: the same look, not asked again.
     first = api.photo(photo(2), looked(CAT, {"D4": [("Z", 0.5), ("empty", 0.3)]})).json()
     assert first["status"] == "committed" and first["move"]["word"] == "CAT", first
+
+
+def test_a_known_tile_of_several_letters_keeps_the_squares_in_line() -> None:
+    # Board text writes a Spanish CH tile as one token of four characters: squares, not
+    # characters, say which are free.
+    known = Board.from_rows(["." * 15] * 7 + ["[CH]" + "." * 14] + ["." * 15] * 7)
+    later = with_answers(looked(CAT, A1_AS_Z), known, LAYOUT, ["0,0"])
+    assert later.classes[0][0] == "empty"

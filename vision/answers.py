@@ -17,6 +17,7 @@ from collections.abc import Collection, Sequence
 
 import numpy as np
 
+from scorer.board import Board
 from vision.calibrate import SURE, like_answered
 from vision.reading import BLANK, EMPTY, STAR, BoardReading
 
@@ -34,7 +35,7 @@ def square_key(row: int, col: int) -> str:
 
 def with_answers(
     reading: BoardReading,
-    known_rows: Sequence[str],
+    known: Board,
     layout: Sequence[str],
     answered: Collection[str],
 ) -> BoardReading:
@@ -48,7 +49,7 @@ def with_answers(
     rows, cols = looks.shape[:2]
     labels = np.array([label for line in reading.classes for label in line])
     confidence = np.array([value for line in reading.confidence for value in line])
-    free = np.array([ch == "." for line in known_rows for ch in line])
+    free = np.array([known.get(r, c) is None for r in range(rows) for c in range(cols)])
     lettered = ~np.isin(labels, [EMPTY, BLANK, STAR]) & (confidence >= SURE)
     keys = np.array([square_key(r, c) for r in range(rows) for c in range(cols)])
     said = np.isin(keys, list(answered)) & free
