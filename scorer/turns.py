@@ -116,13 +116,21 @@ def turn_from_board(game: Game, board: Board, dictionary: Dictionary | None) -> 
     return turn_from_reading(game, certain_reading(board), dictionary)
 
 
-def corrected_turn(game: Game, reading: Reading, dictionary: Dictionary | None) -> Turn:
-    """The turn after a person corrected some squares of a photo under review.
+def corrected_turn(
+    game: Game,
+    reading: Reading,
+    dictionary: Dictionary | None,
+    answered: frozenset[Square] = frozenset(),
+) -> Turn:
+    """The turn after a person corrected some squares of a photo under review (`answered`: the
+    squares this correction set).
 
     Every square the person did not touch is then taken as read, so a word the dictionary lacks
     is likelier a tile read as an empty square (OOZ for OOZE) than a phony: such a play is shown
     for confirmation, with the squares just past the ends of its unknown words, instead of being
-    recorded at once. A play with only known words is recorded as before.
+    recorded at once. A play with only known words is recorded as before, and so is one whose
+    squares past the ends the person has just said are empty: asking them again would only ask
+    what they answered.
     """
     turn = turn_from_reading(game, reading, dictionary)
     play = turn.result.play
@@ -138,6 +146,8 @@ def corrected_turn(game: Game, reading: Reading, dictionary: Dictionary | None) 
         before = (word.row - dr, word.col - dc)
         after = (word.row + dr * word.length, word.col + dc * word.length)
         ends += [s for s in (before, after) if board.in_bounds(*s) and board.get(*s) is None]
+    if set(ends) <= answered:
+        return turn
     listed = ", ".join(turn.result.invalid_words)
     why = f"not in the dictionary: {listed}: a tile read as an empty square? confirm or correct"
     cells = tuple(UncertainCell(s, (EMPTY,), why) for s in dict.fromkeys(ends))

@@ -950,7 +950,9 @@ class GameService:
                 if (cell["row"], cell["col"]) not in changes
             ]
             reading = _reviewed_reading(board, uncertain)
-            turn = corrected_turn(game, reading, self._dictionary(record, game.variant))
+            turn = corrected_turn(
+                game, reading, self._dictionary(record, game.variant), frozenset(changes)
+            )
             if turn.result.status is TurnStatus.REJECTED:
                 raise ServiceError("illegal_play", turn.result.message)
             said = [square_key(*square) for square, tile in changes.items() if tile is None]

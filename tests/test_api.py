@@ -334,6 +334,20 @@ def test_a_correction_that_leaves_a_word_the_list_lacks_is_shown_before_it_is_re
     assert confirmed["status"] == "committed" and confirmed["move"]["word"] == "CATX"
 
 
+def test_the_squares_past_an_unknown_word_answered_empty_record_it(api: Api) -> None:
+    api.photo(photo(1), reading(CAT))
+    unsure = reading({7: ".......CAT....."}, {"K8": [("S", 0.55), ("E", 0.40)]})
+    api.photo(photo(2), unsure)
+    assert [
+        c["square"]
+        for c in api.post("/review/correct", json={"cells": {"K8": "X"}}).json()["uncertain"]
+    ] == ["G8", "L8"]
+    # The players say both squares are empty: the board is as they see it, CATX is recorded
+    # (a phony the others may challenge), not asked about again.
+    answered = api.post("/review/correct", json={"cells": {"G8": ".", "L8": "."}}).json()
+    assert answered["status"] == "committed" and answered["move"]["word"] == "CATX", answered
+
+
 def test_word_not_in_the_list_is_recorded_and_flagged(api: Api) -> None:
     turn = api.photo(photo(1), reading({7: ".......TAC....."})).json()
     assert turn["status"] == "committed" and turn["invalid_words"] == ["TAC"]
