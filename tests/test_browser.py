@@ -516,7 +516,7 @@ def test_table_camera_streams_frames_from_the_fake_camera(base_url: str, tmp_pat
 # frames a second (media/capture/video/file_video_capture_device.cc, kMJpegFrameRate) and loops it.
 MJPEG_FPS = 30
 SHOT_SECONDS = 1.5  # each rendered shot on screen: the page samples about one frame a second
-FINAL_SECONDS = 40  # the last position held still: the sheet is checked before the file loops
+FINAL_SECONDS = 30  # the last position held still: the sheet is checked before the file loops
 
 
 def rendered_game_video(path: Path) -> object:
@@ -540,7 +540,7 @@ def rendered_game_video(path: Path) -> object:
     shots = list(game_script(game, scene, np.random.default_rng(4), glare=0.0, nudge=0.0))
     with path.open("wb") as out:
         for number, shot in enumerate(shots):
-            frame = scene.render(shot, number, quality=80)
+            frame = scene.render(shot, number, quality=70)
             last = number == len(shots) - 1
             out.write(frame * round(MJPEG_FPS * (FINAL_SECONDS if last else SHOT_SECONDS)))
     return game
@@ -552,14 +552,21 @@ def vision_url(tmp_path: Path) -> Iterator[str]:
     yield from serve(create_app(db_url=str(tmp_path / "games.db"), data_dir=tmp_path / "data"))
 
 
-def test_table_camera_scores_a_rendered_game(vision_url: str, tmp_path: Path) -> None:
+@pytest.fixture
+def video(tmp_path: Path) -> Iterator[Path]:
+    """Where the rendered video goes; removed afterwards (a few hundred MB)."""
+    path = tmp_path / "table.mjpeg"
+    yield path
+    path.unlink(missing_ok=True)
+
+
+def test_table_camera_scores_a_rendered_game(vision_url: str, video: Path, tmp_path: Path) -> None:
     """A rendered game fed to Chromium's fake camera (--use-file-for-fake-video-capture) in
     table-camera mode, read by the real vision pipeline: the sheet shows each play once, with
     its score, and nothing more while the last position stays in view."""
     from scorer.sheet import sheet_dict
 
     expect = sync_api.expect
-    video = tmp_path / "table.mjpeg"
     game = rendered_game_video(video)
     want = sheet_dict(game)["moves"]
     with sync_api.sync_playwright() as playwright:
@@ -597,8 +604,8 @@ def test_table_camera_scores_a_rendered_game(vision_url: str, tmp_path: Path) ->
         # The camera is the file (its 1280x960 frames), not Chromium's own test pattern.
         page.wait_for_function("document.getElementById('camera-video').videoWidth === 1280")
         rows = page.locator("#sheet tbody tr")
-        # The plays are over about 40 s into the file, which loops after about 75 s.
-        expect(rows).to_have_count(len(want), timeout=60_000)
+        # The plays are over about 40 s into the file, which loops after about 65 s.
+        expect(rows).to_have_count(len(want), timeout=55_000)
         for row, move in zip(rows.all(), want, strict=True):
             cells = row.locator("td").all_inner_texts()
             assert cells[1:] == [
@@ -614,7 +621,6 @@ def test_table_camera_scores_a_rendered_game(vision_url: str, tmp_path: Path) ->
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "browser-table-camera.png"), full_page=True)
         context.close()
-    video.unlink()
     assert errors == []
 
 
