@@ -140,15 +140,8 @@ def camera() -> FakeCamera:
     return FakeCamera()
 
 
-@pytest.fixture
-def base_url(tmp_path: Path, camera: FakeCamera) -> Iterator[str]:
-    """The real app on a free local port, a temporary SQLite database, the fake camera."""
-    app = create_app(
-        db_url=str(tmp_path / "games.db"),
-        reader=camera.read,
-        data_dir=tmp_path / "data",
-        overlay=camera.overlay,
-    )
+def serve(app: object) -> Iterator[str]:
+    """Run `app` on a free local port until the generator is closed; yields its address."""
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -161,6 +154,18 @@ def base_url(tmp_path: Path, camera: FakeCamera) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture
+def base_url(tmp_path: Path, camera: FakeCamera) -> Iterator[str]:
+    """The real app on a free local port, a temporary SQLite database, the fake camera."""
+    app = create_app(
+        db_url=str(tmp_path / "games.db"),
+        reader=camera.read,
+        data_dir=tmp_path / "data",
+        overlay=camera.overlay,
+    )
+    yield from serve(app)
 
 
 @pytest.fixture
@@ -472,8 +477,7 @@ def test_corners_marked_on_a_refused_photo_and_a_typed_move(
 def test_table_camera_streams_frames_from_the_fake_camera(base_url: str, tmp_path: Path) -> None:
     """Table-camera mode on Chromium's own fake camera (a test pattern, no board in it): the page
     gets the rear camera, posts a frame about every second to /frames and shows what the server
-    says; stopping it stops the frames. (A rendered game fed through
-    --use-file-for-fake-video-capture is not tested yet.)"""
+    says; stopping it stops the frames. (A rendered game through the camera: the next test.)"""
     expect = sync_api.expect
     with sync_api.sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
@@ -506,6 +510,118 @@ def test_table_camera_streams_frames_from_the_fake_camera(base_url: str, tmp_pat
         page.wait_for_timeout(1500)
         assert len(frames) <= sent + 1  # at most one already on its way
         context.close()
+
+
+# Chromium's file-fed camera plays a .mjpeg (JPEGs one after another, no header) at a fixed 30
+# frames a second (media/capture/video/file_video_capture_device.cc, kMJpegFrameRate) and loops it.
+MJPEG_FPS = 30
+SHOT_SECONDS = 1.5  # each rendered shot on screen: the page samples about one frame a second
+FINAL_SECONDS = 30  # the last position held still: the sheet is checked before the file loops
+
+
+def rendered_game_video(path: Path) -> object:
+    """Two plays of the sample game rendered as a table camera sees them (`game_script`: the empty
+    board, a hand laying the tiles, the hand gone, the board still), written to `path` as an
+    MJPEG Chromium's fake camera plays; returns the game."""
+    import numpy as np
+
+    from scorer.game import Game, Play, game_from_gcg
+    from scorer.gcg import read_gcg_file
+    from scorer.variant import load_variant
+    from training.photo_games import edition_style
+    from training.table_frames import TableScene, game_script
+
+    variant = load_variant("en")
+    sample = Path(__file__).resolve().parent.parent / "samples/games/en_short.gcg"
+    recorded = game_from_gcg(read_gcg_file(sample), variant)
+    plays = [event for event in recorded.events if isinstance(event, Play)][:2]
+    game = Game(variant, recorded.players, tuple(plays))
+    scene = TableScene(variant, edition_style("en"), seed=11)
+    shots = list(game_script(game, scene, np.random.default_rng(4), glare=0.0, nudge=0.0))
+    with path.open("wb") as out:
+        for number, shot in enumerate(shots):
+            frame = scene.render(shot, number, quality=70)
+            last = number == len(shots) - 1
+            out.write(frame * round(MJPEG_FPS * (FINAL_SECONDS if last else SHOT_SECONDS)))
+    return game
+
+
+@pytest.fixture
+def vision_url(tmp_path: Path) -> Iterator[str]:
+    """The real app with the real vision pipeline on a free local port."""
+    yield from serve(create_app(db_url=str(tmp_path / "games.db"), data_dir=tmp_path / "data"))
+
+
+@pytest.fixture
+def video(tmp_path: Path) -> Iterator[Path]:
+    """Where the rendered video goes; removed afterwards (a few hundred MB)."""
+    path = tmp_path / "table.mjpeg"
+    yield path
+    path.unlink(missing_ok=True)
+
+
+def test_table_camera_scores_a_rendered_game(vision_url: str, video: Path, tmp_path: Path) -> None:
+    """A rendered game fed to Chromium's fake camera (--use-file-for-fake-video-capture) in
+    table-camera mode, read by the real vision pipeline: the sheet shows each play once, with
+    its score, and nothing more while the last position stays in view."""
+    from scorer.sheet import sheet_dict
+
+    expect = sync_api.expect
+    game = rendered_game_video(video)
+    want = sheet_dict(game)["moves"]
+    with sync_api.sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile-stand"),
+            executable_path=str(CHROMIUM),
+            args=[
+                *CHROMIUM_ARGS,
+                "--use-fake-device-for-media-stream",
+                "--use-fake-ui-for-media-stream",
+                f"--use-file-for-fake-video-capture={video}",
+            ],
+            headless=True,
+            viewport=VIEWPORT,
+            locale="en-GB",
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.pages[0] if context.pages else context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        answers: list[str] = []
+        page.on(
+            "response",
+            lambda r: answers.append(r.json()["status"]) if r.url.endswith("/frames") else None,
+        )
+        page.goto(vision_url + "/")
+        page.select_option("#variant", "en")
+        names = page.locator("#players input")
+        for field, name in zip([names.nth(0), names.nth(1)], game.players, strict=True):
+            field.fill(name)
+        page.click("#create button[type=submit]")
+        expect(page.locator("#turn-line")).to_have_text(f"{game.players[0]} to play")
+        page.click("#camera-start")
+        expect(page.locator("#camera")).to_be_visible()
+        # The camera is the file (its 1280x960 frames), not Chromium's own test pattern.
+        page.wait_for_function("document.getElementById('camera-video').videoWidth === 1280")
+        rows = page.locator("#sheet tbody tr")
+        # The plays are over about 40 s into the file, which loops after about 65 s.
+        expect(rows).to_have_count(len(want), timeout=55_000)
+        for row, move in zip(rows.all(), want, strict=True):
+            cells = row.locator("td").all_inner_texts()
+            assert cells[1:] == [
+                move["player"],
+                f"{move['position']} {move['word']}",
+                str(move["score"]),
+                str(move["total"]),
+            ]
+        assert "needs_review" not in answers
+        page.wait_for_timeout(3000)  # the still last position makes no further turn
+        expect(rows).to_have_count(len(want))
+        page.click("#camera-stop")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "browser-table-camera.png"), full_page=True)
+        context.close()
+    assert errors == []
 
 
 def test_directors_page_lists_the_evening_live(
