@@ -416,12 +416,11 @@ def main() -> int:
         "--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared"
     )
     args = parser.parse_args()
-    gcg_dir = args.shared / "gcg"
-    if not gcg_dir.is_dir():
-        print(f"no recorded games at {gcg_dir}: nothing to play (give --shared)", file=sys.stderr)
+    recorded = bench_players.shared_games(args.shared)
+    if recorded is None:
         return 2
-    size = (int(args.size.split("x")[0]), int(args.size.split("x")[1]))
-    games = [cut(game, args.turns) for _, game in bench_players.recorded_games(gcg_dir)]
+    size = bench_players.photo_size(args.size)
+    games = [cut(game, args.turns) for _, game in recorded]
     games = games[: args.games]
     rng = np.random.default_rng(args.seed)
 

@@ -38,7 +38,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_players import Lost, Player, _compare, _key, _style, recorded_games  # noqa: E402
+from bench_players import Lost, Player, _compare, _key, _style, shared_games  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from scorer.game import ChallengeFailed, EndOfGame, Event, Exchange, Game, Pass  # noqa: E402
@@ -202,11 +202,10 @@ def main() -> int:
     args = parser.parse_args()
     global TRACE
     TRACE = args.trace
-    gcg_dir = args.shared / "gcg"
-    if not gcg_dir.is_dir():
-        print(f"no recorded games at {gcg_dir}: nothing to play (give --shared)", file=sys.stderr)
+    games = shared_games(args.shared)
+    if games is None:
         return 2
-    chosen = recorded_games(gcg_dir)[args.first : args.first + args.games]
+    chosen = games[args.first : args.first + args.games]
     total = Figures()
     start = time.perf_counter()
     clock = Clock()

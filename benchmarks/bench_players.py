@@ -441,6 +441,21 @@ def recorded_games(gcg_dir: Path) -> list[tuple[Path, Game]]:
     return games
 
 
+def shared_games(shared: Path) -> list[tuple[Path, Game]] | None:
+    """`recorded_games` of `shared`/gcg, or None (said on stderr) when there is no such folder."""
+    gcg_dir = shared / "gcg"
+    if not gcg_dir.is_dir():
+        print(f"no recorded games at {gcg_dir}: nothing to play (give --shared)", file=sys.stderr)
+        return None
+    return recorded_games(gcg_dir)
+
+
+def photo_size(text: str) -> tuple[int, int]:
+    """`WIDTHxHEIGHT` (the `--size` option) as (width, height)."""
+    width, height = text.split("x")
+    return int(width), int(height)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -457,12 +472,11 @@ def main() -> int:
         "--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared"
     )
     args = parser.parse_args()
-    gcg_dir = args.shared / "gcg"
-    if not gcg_dir.is_dir():
-        print(f"no recorded games at {gcg_dir}: nothing to play (give --shared)", file=sys.stderr)
+    games = shared_games(args.shared)
+    if games is None:
         return 2
-    size = (int(args.size.split("x")[0]), int(args.size.split("x")[1]))
-    chosen = recorded_games(gcg_dir)[args.first : args.first + args.games]
+    size = photo_size(args.size)
+    chosen = games[args.first : args.first + args.games]
     total = Tally()
     sheets_right = 0
     start = time.perf_counter()

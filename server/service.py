@@ -612,14 +612,13 @@ class GameService:
     ) -> tuple[Turn, list, Reading]:
         """A photo's (or a frame's) reading tracked against the game: the turn, the squares the
         players said were empty, and the reading with those answers applied."""
+        # The latest photo turn, or the empty board's before the first move (no event).
+        latest = tx.last_photo_turn(record.id)
         # Known tiles the last photo read as empty too are this edition's look (see track).
-        last = tx.last_photo_turn(record.id)
-        steady = frozenset(
-            (int(r), int(c)) for r, c in (last.state.get("gone", []) if last else [])
-        )
+        gone = latest.state.get("gone", []) if latest and latest.event_seq is not None else []
+        steady = frozenset((int(r), int(c)) for r, c in gone)
         # Squares the players said were empty are not asked about again while they look so.
         known, layout = game.state.board, game.variant.layout.rows
-        latest = tx.last_photo_turn(record.id, recorded=False)
         answers = latest.state.get("empty_answers", []) if latest else []
         reading = with_answers(reading, known, layout, answers)
         turn = turn_from_reading(game, reading, self._dictionary(record, game.variant), steady)

@@ -305,15 +305,13 @@ class Tx:
         ).fetchone()
         return None if row is None else _turn(row)
 
-    def last_photo_turn(self, game_id: str, recorded: bool = True) -> TurnRecord | None:
-        """The game's latest committed photo turn that recorded an event, or None; with
-        `recorded` False, the empty board photographed before the first move (which records
-        nothing) counts too, when no later photo recorded an event."""
-        recorded_only = "AND event_seq IS NOT NULL " if recorded else ""
+    def last_photo_turn(self, game_id: str) -> TurnRecord | None:
+        """The game's latest committed photo turn: the last that recorded an event, or before
+        any did, the empty board photographed before the first move (which records nothing);
+        None when there is neither."""
         row = self._run(
             f"SELECT {_TURN_COLUMNS} FROM turns WHERE game_id = ? AND status = 'committed' "
-            f"AND photo_sha <> '' {recorded_only}"
-            "ORDER BY COALESCE(event_seq, -1) DESC, created DESC LIMIT 1",
+            "AND photo_sha <> '' ORDER BY COALESCE(event_seq, -1) DESC, created DESC LIMIT 1",
             (game_id,),
         ).fetchone()
         return None if row is None else _turn(row)

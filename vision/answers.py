@@ -18,12 +18,12 @@ from collections.abc import Collection, Sequence
 import numpy as np
 
 from scorer.board import Board
+from scorer.tracking import Thresholds
 from vision.calibrate import SURE, like_answered
 from vision.reading import BLANK, EMPTY, STAR, BoardReading
 
-# A square read at least this surely is taken as read by the tracker (scorer.tracking's
-# `certain`): it is not asked about, so it is left alone here.
-_TAKEN_AS_READ = 0.95
+# A square the tracker takes as read is not asked about, so it is left alone here.
+_TAKEN_AS_READ = Thresholds().certain
 # The confidence given to a square read empty by the answers.
 _ANSWERED = 0.99
 
