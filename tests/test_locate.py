@@ -21,6 +21,8 @@ from training.render import (
 )
 from vision.decode import decode_photo
 from vision.locate import BoardNotFound, locate_grid
+from vision.premium_fit import premium_fit
+from vision.pyramid import pyramid
 from vision.rectify import CornersError, check_corners, rectify
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -31,10 +33,11 @@ PREMIUM_BGR["*"] = PREMIUM_BGR["+"] = PREMIUM_BGR["-"]
 
 
 def draw_board(
-    rng: np.random.Generator, cell: int = 40, dark: bool = False
+    rng: np.random.Generator, cell: int = 40, dark: bool = False, lines_at: float | None = 0.0
 ) -> tuple[np.ndarray, float]:
     """A top-down board: frame, premium squares, grid lines and a few tiles with a mark.
 
+    `lines_at`: where the lines are drawn, in cells from the squares' edges (None: no lines).
     Returns the image and the frame width (the grid starts that many pixels in)."""
     frame = int(cell * 0.9)
     side = 15 * cell + 2 * frame
@@ -52,8 +55,8 @@ def draw_board(
                     y + 3 * cell // 4 - 4 : y + 3 * cell // 4, x + cell // 3 : x + 2 * cell // 3
                 ] = 30
     line = (10, 10, 10) if dark else (60, 60, 60)
-    for k in range(16):
-        p = frame + k * cell
+    for k in range(16 if lines_at is not None else 0):
+        p = frame + int(round((k + lines_at) * cell))
         cv2.line(board, (p, frame), (p, frame + 15 * cell), line, 2)
         cv2.line(board, (frame, p), (frame + 15 * cell, p), line, 2)
     return board, frame
@@ -282,6 +285,35 @@ def test_wood_print_board_without_grid_lines_is_found_from_its_premium_squares(s
     # ...and its premium squares find it.
     found = locate_grid(photo, 15, 15, LAYOUT)
     assert corner_error_cells(found.corners, truth) < 0.25
+
+
+def test_premium_fit_pulls_a_rough_grid_onto_the_premium_squares() -> None:
+    board, frame = draw_board(np.random.default_rng(3), lines_at=None)
+    cell, side = 40, board.shape[0]
+    truth = np.float64(
+        [[frame, frame], [side - frame, frame], [side - frame] * 2, [frame, side - frame]]
+    )
+    rough = truth + np.random.default_rng(4).uniform(-0.4, 0.4, (4, 2)) * cell
+    layout = np.array([list(line) for line in LAYOUT])
+    fit = premium_fit(pyramid(board), rough, layout)
+    assert fit is not None and fit.accepted
+    assert corner_error_cells(fit.corners, truth) < 0.2
+    # A layout one column off explains the squares better a cell away: not this grid.
+    shifted = premium_fit(pyramid(board), truth, np.roll(layout, 1, axis=1))
+    assert shifted is None or not shifted.accepted
+
+
+def test_lines_off_the_premium_squares_are_not_taken_for_the_grid() -> None:
+    # Lines half a cell off the squares (wood grain, a print misregistered): the premium
+    # squares, block by block, put the grid elsewhere than the lines, and they decide.
+    board, frame = draw_board(np.random.default_rng(5), lines_at=0.5)
+    side = board.shape[0]
+    truth = np.float64(
+        [[frame, frame], [side - frame, frame], [side - frame] * 2, [frame, side - frame]]
+    )
+    photo = cv2.copyMakeBorder(board, 60, 60, 60, 60, cv2.BORDER_CONSTANT, value=(150, 170, 190))
+    found = locate_grid(photo, 15, 15, LAYOUT)
+    assert corner_error_cells(found.corners, truth + 60) < 0.25
 
 
 @pytest.mark.parametrize("name", ["noise", "wall", "blank page", "face", "chessboard"])

@@ -31,7 +31,7 @@
    point elsewhere without settling it, or the grid does not fit where they point, the photo is
    refused too.
 5. Boards without visible lines. When no fit reaches `MIN_QUALITY` and the layout is known, the
-   grid is sought from its premium squares alone (`_premium_grid`): inside each candidate
+   grid is sought from its premium squares alone (`premium_grids`): inside each candidate
    outline, the inset (the frame) at which squares of one premium kind look most alike, as long
    as they do so clearly better there than a cell away; faint lines then refine it if they can.
 
@@ -47,12 +47,16 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.calibrate import OPPONENT
+from vision.premium_fit import premium_fit
+from vision.premium_grid import DOUBTFUL, premium_grids, premium_shift
+from vision.pyramid import pyramid as _pyramid
+from vision.pyramid import warp as _warp
 
 WORK_LONG_SIDE = 1100  # px: locating needs a few px per grid line, not the full photo
 _CANDIDATE_SIDE = 360  # px: square warp used to score a candidate quadrilateral
 _REFINE_CELL = 24  # px per cell in the refinement warp
 _MAX_CANDIDATES = 14
+_OPEN_SHARE = 12  # the kernel that parts an outline from what touches it: this share of the photo
 _REFINED_CANDIDATES = 5
 # Late-game boards, their strips of cells crowded with tiles, fit correctly at 0.36-0.45; the
 # lowest wrong grid measured (a rendered late-game board, 2 cells off) fit at 0.32.
@@ -67,38 +71,18 @@ _MAX_SHIFTS = 8  # whole-cell moves allowed while refining one candidate
 _SHIFT_GAIN = 0.25
 _MIN_CELL_PX = 5.0  # smaller cells in the working image cannot be read anyway
 _MAX_SIDE_RATIO = 2.0  # longest over shortest side of a grid seen in perspective
-_PREMIUM_REACH = 2  # whole cells the premium check may move the grid by, each way
-# A premium-based move must explain this much more of the colour spread, and this many times as
-# much (blue tiles pass for blue premium squares on a busy Эрудит board); a position explaining
-# `_PREMIUM_DOUBT` times as much, but not enough to move there, makes the grid doubtful.
-_PREMIUM_MARGIN = 0.05
-_PREMIUM_MOVE = 2.0
-_PREMIUM_DOUBT = 1.5
-_PREMIUM_MOVES = 3  # rounds of premium-based moves
-# The premium-square search for boards without visible lines: a square warp of each candidate
-# outline this many px wide, and insets (the frame's width) up to this fraction of the outline's
-# side on each axis, in this many steps.
-_PREMIUM_SEARCH_SIDE = 240
-# The least share of the colour spread the layout must explain at the grid found from premium
-# squares, beyond what it explains a cell away. Rendered boards whose lines no fit found scored
-# 0.19-0.40, wrong outlines up to 0.04, photos without a board up to 0.095 (a blank page).
-MIN_PREMIUM_FIT = 0.15
-MIN_PREMIUM_ALONE = 0.3
-_PREMIUM_MAX_INSET = 0.1
-_PREMIUM_STEPS = 41
-# Then each side alone, up to this fraction either way, in this many steps each way.
-_PREMIUM_FINE = 0.02
-_PREMIUM_FINE_STEPS = 5
-# Mean spread of cell colours (per cell and channel) below which a region shows no squares.
-_PREMIUM_MIN_SPREAD = 3.0
-_DOUBTFUL = np.zeros((4, 2))  # sentinel: the premium squares put the grid elsewhere
+_PREMIUM_MOVES = 3  # rounds of whole-cell moves the premium squares may make
+# Cells between a line fit and the grid its premium squares agree on, block by block, beyond
+# which the lines are not the grid's: correct line fits measured 0.01-0.25 from it.
+_MAX_DISAGREEMENT = 0.4
+# Outlines, best first by their premium squares, that the premium squares alone may start from.
+_PREMIUM_STARTS = 3
 # Line energy (blurred gradient, grey levels per pixel) a grid must show above the cell centres:
 # JPEG's 8-pixel blocks make a perfect but faint grid on any flat surface.
 _MIN_LINE_ENERGY = 6.0
 _STRIP_CONTRAST = 0.25  # line-vs-cell-centre contrast of a strip that is clearly made of cells
 # Gradient blur, in cells, that merges the two edges of a grid line into one centred ridge.
 _LINE_SIGMA = 0.08
-_PYRAMID_LEVELS = 3  # halvings of the working image that warps may read from
 _POOLED = 3  # strips of cells pooled to find a line's position in the first fit
 _ENERGY_CAP = 0.8  # quantile of the line energy inside the grid that caps it
 _FAINT_STRIP = 0.6  # a strip's energy, relative to the typical strip, below which it is faint
@@ -133,6 +117,7 @@ def locate_grid(
     colour, factor = _working_image(image)
     candidates = _candidate_quads(colour)
     work = _pyramid(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
+    seen = None if layout is None else np.array([list(line) for line in layout])
     best: tuple[float, np.ndarray] | None = None
     # The plain energy's combs only when the capped energy's give no grid (see 2. above).
     for capped in (True, False):
@@ -141,33 +126,85 @@ def locate_grid(
             best = fit
         if best is not None and best[0] >= MIN_QUALITY:
             break
-    quality, corners = best if best is not None else (0.0, None)
-    if quality < MIN_QUALITY and layout is not None:
-        found = _premium_grid(colour, candidates, np.array([list(line) for line in layout]))
-        if found is not None and found[0] >= MIN_PREMIUM_FIT:
-            # Faint lines settle the corners the premium squares placed roughly; without them
-            # the premium squares alone must be clearer (their fit was off by up to 0.6 of a
-            # cell at 0.19-0.22, within 0.2 of a cell where lines confirmed it).
-            refined = _refine(work, found[1], rows, cols, False)
+    quality = best[0] if best is not None else 0.0
+    refusal = BoardNotFound(f"no {rows}x{cols} board grid found (best fit quality {quality:.2f})")
+    levels = _pyramid(colour)
+    if best is not None and quality >= MIN_QUALITY:
+        try:
+            quality, corners = _settled(colour, levels, work, best, rows, cols, seen)
+            return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+        except BoardNotFound as exc:
+            # The line fit sat on something else (a cell off, wood grain, another grid-like
+            # region): the premium squares may still find the grid.
+            refusal = exc
+    if seen is not None:
+        found = _lineless(colour, levels, work, candidates, rows, cols, seen)
+        if found is not None:
+            quality, corners = found
+            return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+    raise refusal
+
+
+def _lineless(
+    colour: np.ndarray,
+    levels: list[np.ndarray],
+    work: list[np.ndarray],
+    candidates: list[np.ndarray],
+    rows: int,
+    cols: int,
+    layout: np.ndarray,
+) -> tuple[float, np.ndarray] | None:
+    """(quality, corners) of the grid found from its premium squares (5. above), or None."""
+    for _, start in premium_grids(colour, candidates, layout)[:_PREMIUM_STARTS]:
+        fit = premium_fit(levels, start, layout)
+        # Faint lines settle the corners the premium squares placed, checked as any line fit
+        # (a start from the premium squares is one more candidate); without them the premium
+        # squares alone must agree on the grid block by block (`vision.premium_fit`).
+        for corners in [start] if fit is None else [fit.corners, start]:
+            refined = _refine(work, corners, rows, cols, False)
             if refined is not None and refined[0] >= MIN_QUALITY:
-                return GridLocation(corners=(refined[1] + 0.5) * factor - 0.5, quality=refined[0])
-            if found[0] >= MIN_PREMIUM_ALONE:
-                return GridLocation(corners=(found[1] + 0.5) * factor - 0.5, quality=found[0])
-    if quality < MIN_QUALITY:
-        raise BoardNotFound(f"no {rows}x{cols} board grid found (best fit quality {quality:.2f})")
-    # The premium squares may move the grid by whole cells, again after a move while they still
-    # point elsewhere; the grid must fit as well where they put it.
+                try:
+                    return _settled(colour, levels, work, refined, rows, cols, layout)
+                except BoardNotFound:
+                    continue
+        if fit is not None and fit.accepted:
+            return fit.margin, fit.corners
+    return None
+
+
+def _settled(
+    colour: np.ndarray,
+    levels: list[np.ndarray],
+    work: list[np.ndarray],
+    fit: tuple[float, np.ndarray],
+    rows: int,
+    cols: int,
+    layout: np.ndarray | None,
+) -> tuple[float, np.ndarray]:
+    """A line fit (quality, corners) moved by whole cells to where the premium squares put it,
+    again after a move while they still point elsewhere; raises `BoardNotFound` when the grid
+    does not fit as well there, when they point elsewhere without settling it, or when the
+    premium squares, fitted block by block from this grid, agree on a grid part of a cell away
+    (lines fitted to wood grain or to the premium squares' edges)."""
+    quality, corners = fit
     for _ in range(_PREMIUM_MOVES if layout is not None else 0):
-        moved = _premium_shift(colour, corners, np.array([list(line) for line in layout]))
+        moved = premium_shift(colour, corners, layout)
         if moved is None:
             break
-        refined = None if moved is _DOUBTFUL else _refine(work, moved, rows, cols, False)
+        refined = None if moved is DOUBTFUL else _refine(work, moved, rows, cols, False)
         if refined is None or refined[0] < MIN_QUALITY:
             raise BoardNotFound(
                 f"no {rows}x{cols} board grid found (premium squares disagree with the grid)"
             )
         quality, corners = refined
-    return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+    if layout is not None:
+        check = premium_fit(levels, corners, layout)
+        if check is not None and check.accepted and check.moved > _MAX_DISAGREEMENT:
+            raise BoardNotFound(
+                f"no {rows}x{cols} board grid found (premium squares put the grid "
+                f"{check.moved:.2f} of a cell away from its lines)"
+            )
+    return quality, corners
 
 
 def _best_refined(
@@ -189,129 +226,6 @@ def _best_refined(
         if best is not None and best[0] >= _GOOD_ENOUGH:
             break
     return best
-
-
-def _premium_shift(colour: np.ndarray, corners: np.ndarray, layout: np.ndarray):
-    """Corners moved by whole cells when that makes squares of the same premium look much more
-    alike; None when the grid already sits best where it is; `_DOUBTFUL` when another position
-    fits the premium squares clearly better, but not by enough to move there.
-
-    `layout` holds one code per square. Tiles cover squares of every kind alike, so they lower
-    every shift's score but do not favour a wrong one.
-    """
-    rows, cols = layout.shape
-    cell, reach = 12, _PREMIUM_REACH
-    lo, right, bottom = reach * cell, (reach + cols) * cell, (reach + rows) * cell
-    ideal = np.float32([[lo, lo], [right, lo], [right, bottom], [lo, bottom]])
-    to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
-    size = ((cols + 2 * reach) * cell, (rows + 2 * reach) * cell)
-    canon = cv2.warpPerspective(colour, to_canon, size, borderMode=cv2.BORDER_REPLICATE)
-    lab = cv2.cvtColor(canon, cv2.COLOR_BGR2LAB).astype(np.float32)
-    inner = lab.reshape(rows + 2 * reach, cell, cols + 2 * reach, cell, 3)[:, 3:-3, :, 3:-3]
-    means = inner.mean(axis=(1, 3))  # one mean colour per cell, `reach` cells around the grid
-    shifts = [(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)]
-    windows = np.stack(
-        [means[reach + dy : reach + dy + rows, reach + dx : reach + dx + cols] for dx, dy in shifts]
-    )  # (shifts, rows, cols, 3)
-    total = np.abs(windows - np.median(windows, axis=(1, 2), keepdims=True)).sum(axis=(1, 2, 3))
-    within = np.zeros(len(shifts))
-    for code in np.unique(layout):
-        squares = windows[:, layout == code]  # (shifts, n, 3)
-        within += np.abs(squares - np.median(squares, axis=1, keepdims=True)).sum(axis=(1, 2))
-    scores = dict(zip(shifts, 1.0 - within / (total + 1e-6), strict=True))
-    (dx, dy), best = max(scores.items(), key=lambda item: item[1])
-    if (dx, dy) == (0, 0):
-        return None
-    if best < max(scores[0, 0] + _PREMIUM_MARGIN, _PREMIUM_MOVE * scores[0, 0]):
-        return _DOUBTFUL if best > _PREMIUM_DOUBT * scores[0, 0] + 0.01 else None
-    moved = ideal + np.float32([dx * cell, dy * cell])
-    back = cv2.perspectiveTransform(moved.reshape(1, 4, 2), np.linalg.inv(to_canon))
-    return back.reshape(4, 2).astype(np.float64)
-
-
-def _premium_grid(
-    colour: np.ndarray, candidates: list[np.ndarray], layout: np.ndarray
-) -> tuple[float, np.ndarray] | None:
-    """The grid found from its premium squares alone, for boards whose lines are too faint to
-    fit (thin print, none at all, wood print): within each candidate outline, the grid inset by
-    the frame at which squares of the same premium kind look most alike. The inset is searched
-    the same on both sides of each axis first, then side by side. Returns (the share of the
-    cells' colour spread the layout explains, corners) of the best candidate, or None when no
-    candidate shows premium squares at all.
-    """
-    rows, cols = layout.shape
-    side = _PREMIUM_SEARCH_SIDE
-    canonical = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
-    codes = [layout.ravel() == code for code in np.unique(layout)]
-    insets = np.linspace(0.0, _PREMIUM_MAX_INSET, _PREMIUM_STEPS)
-    even = np.stack([insets, 1 - insets], axis=1)
-    fine = np.linspace(-_PREMIUM_FINE, _PREMIUM_FINE, 2 * _PREMIUM_FINE_STEPS + 1)
-    best: tuple[float, np.ndarray] | None = None
-    for quad in candidates:
-        to_canon = cv2.getPerspectiveTransform(quad.astype(np.float32), canonical)
-        canon = cv2.warpPerspective(
-            colour, to_canon, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
-        )
-        summed = cv2.integral(canon.astype(np.float32) @ OPPONENT.T)
-
-        def explained(ys: np.ndarray, xs: np.ndarray, summed: np.ndarray = summed) -> np.ndarray:
-            """[len(ys), len(xs)] share of the spread explained for grids spanning each
-            (top, bottom) of ys and (left, right) of xs, as fractions of the warp."""
-            y0, y1 = _cell_windows(ys, rows, side)
-            x0, x1 = _cell_windows(xs, cols, side)
-            y0, y1 = y0[:, None, :, None], y1[:, None, :, None]
-            x0, x1 = x0[None, :, None, :], x1[None, :, None, :]
-            area = ((y1 - y0) * (x1 - x0)).clip(1)[..., None]
-            means = (summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]) / area
-            means = means.reshape(len(ys), len(xs), rows * cols, 3)
-            spread = np.abs(means - np.median(means, axis=2, keepdims=True)).sum(axis=(2, 3))
-            within = sum(
-                np.abs(means[:, :, m] - np.median(means[:, :, m], axis=2, keepdims=True)).sum(
-                    axis=(2, 3)
-                )
-                for m in codes
-            )
-            # A plain surface (a blank page) has no spread to explain.
-            flat = spread < _PREMIUM_MIN_SPREAD * rows * cols * 3
-            return np.where(flat, 0.0, 1.0 - within / (spread + 1e-6))
-
-        scores = explained(even, even)
-        i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
-        ys, xs = even[i], even[j]
-        for _ in range(2):
-            # Each side on its own: frames are not always even, outlines not always exact.
-            pairs = np.stack(np.meshgrid(fine, fine), axis=-1).reshape(-1, 2)
-            x_options = xs + pairs
-            k = int(np.argmax(explained(ys[None], x_options)[0]))
-            xs = x_options[k]
-            y_options = ys + pairs
-            k = int(np.argmax(explained(y_options, xs[None])[:, 0]))
-            ys = y_options[k]
-        score = float(explained(ys[None], xs[None])[0, 0])
-        # The layout must explain the colours here and not a cell away: smooth light or a
-        # repeating pattern explains about as much anywhere.
-        step_x, step_y = (xs[1] - xs[0]) / cols, (ys[1] - ys[0]) / rows
-        moved = [explained(ys[None], (xs + d)[None])[0, 0] for d in (-step_x, step_x)] + [
-            explained((ys + d)[None], xs[None])[0, 0] for d in (-step_y, step_y)
-        ]
-        score -= max(float(max(moved)), 0.0)
-        if best is None or score > best[0]:
-            (top, bottom), (left, right) = ys * side, xs * side
-            inner = np.float32([[left, top], [right, top], [right, bottom], [left, bottom]])
-            back = cv2.perspectiveTransform(inner.reshape(1, 4, 2), np.linalg.inv(to_canon))
-            best = (score, back.reshape(4, 2).astype(np.float64))
-    return best
-
-
-def _cell_windows(spans: np.ndarray, count: int, side: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per span (start, end as fractions of `side`), the pixel range of each of `count` cells
-    along one axis, without its outer tenth on either side (grid lines, tile edges)."""
-    start = spans[:, :1] * side
-    step = (spans[:, 1:] - spans[:, :1]) * side / count
-    edges = start + step * np.arange(count)[None, :]
-    lo = np.clip(np.rint(edges + 0.1 * step), 0, side).astype(int)
-    hi = np.clip(np.rint(edges + 0.9 * step), 0, side).astype(int)
-    return lo, hi
 
 
 def _working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
@@ -414,6 +328,14 @@ def _candidate_quads(work: np.ndarray) -> list[np.ndarray]:
     saturation = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)[:, :, 1]
     _, sat = cv2.threshold(cv2.GaussianBlur(saturation, (5, 5), 0), 0, 255, cv2.THRESH_OTSU)
     masks.append(cv2.morphologyEx(sat, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8)))
+    # Something of the board's colour lying against it (a bar, a box lid, a hand) merges with
+    # its outline; opened with a kernel wider than such things are, the board stands alone.
+    # Holes (tiles, labels) are filled first, or the opening would take the board apart.
+    wide = np.ones((max(h, w) // _OPEN_SHARE,) * 2, np.uint8)
+    for mask in (otsu, 255 - otsu):
+        outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        filled = cv2.drawContours(np.zeros_like(mask), outlines, -1, 255, cv2.FILLED)
+        masks.append(cv2.morphologyEx(filled, cv2.MORPH_OPEN, wide))
 
     quads = [np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)]
     found: list[tuple[float, np.ndarray]] = []
@@ -434,26 +356,6 @@ def _candidate_quads(work: np.ndarray) -> list[np.ndarray]:
         if len(quads) >= _MAX_CANDIDATES:
             break
     return quads
-
-
-def _pyramid(image: np.ndarray) -> list[np.ndarray]:
-    """`image` and successive halvings of it (Gaussian pyramid)."""
-    levels = [image]
-    while len(levels) < _PYRAMID_LEVELS and min(levels[-1].shape[:2]) >= 64:
-        levels.append(cv2.pyrDown(levels[-1]))
-    return levels
-
-
-def _warp(
-    pyramid: list[np.ndarray], transform: np.ndarray, size: tuple[int, int], scale: float
-) -> np.ndarray:
-    """`cv2.warpPerspective` of the pyramid's first level by `transform`, read from the level
-    nearest `scale` source pixels per output pixel: shrinking by interpolation alone would skip
-    thin grid lines."""
-    level = int(np.clip(np.floor(np.log2(max(scale / 1.5, 1.0))), 0, len(pyramid) - 1))
-    f = 2.0**level
-    from_level = np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1]])
-    return cv2.warpPerspective(pyramid[level], transform @ from_level, size, flags=cv2.INTER_LINEAR)
 
 
 def _gradients(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

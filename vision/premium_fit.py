@@ -1,0 +1,193 @@
+"""Fit and check a grid by its premium squares, block by block, for boards whose lines are too
+faint to fit (wood print, no lines at all, thin pale print).
+
+`vision.premium_grid.premium_grids` places such a grid by how alike the squares of each premium kind
+look, within a candidate outline. That share of the colours explained is flat within a quarter of
+a cell of the true grid, and one outline bent by something at the board's edge puts one corner
+off while the rest fit. Here the grid is cut into overlapping blocks of cells; in a warp of the
+current estimate each block's own best sub-cell offset is sought (the same measure, over the
+block's squares only), and a homography fitted through the blocks' moved centres refines the
+grid, a few rounds. The grid is kept only when the blocks agree: enough of them show their
+premium squares clearly, every such block sits where the fitted grid puts it, and none of them
+looks more alike a whole cell away (a grid off by a cell near one corner, true elsewhere).
+
+Hand-written: OpenCV and scikit-image match templates of known appearance; here only which
+squares share a colour is known, not the colours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibrate import OPPONENT
+from vision.pyramid import warp
+
+_CELL = 18  # px per cell in the warp
+_MARGIN = 3  # cells of warp around the grid, room for whole-cell shifts
+_WHOLE = 2  # whole cells each way the grid is compared with
+_STEP = 2  # px between the sub-cell offsets tried
+_REACH = 14  # px: offsets from -_REACH to _REACH (three quarters of a cell)
+_TRIM = 0.1  # share of a cell left out of its window on each side (lines, tile edges)
+_BLOCK = 7  # cells per block side
+_BLOCK_STARTS = (0, 3, 5, 8)  # first row / column of the blocks on a 15-cell side
+_ROUNDS = 4
+_SETTLED = 0.05  # cells: blocks moving less than this end the rounds
+_TOP = 0.2  # share of a block's score range below its best that counts as its peak's top
+# A block shows its premium squares when its best offset explains this much more of its colours
+# than its worst one; spread below _MIN_SPREAD (grey levels per cell and channel) shows nothing.
+MIN_PEAK = 0.08
+_MIN_SPREAD = 3.0
+# The blocks that must show their squares and agree on the grid (of 16 on a 15x15 board), the
+# share of the blocks showing their squares that must agree, how far an agreeing one may sit
+# from the fitted grid (cells), and how much more of the colour spread the layout must explain
+# at the grid than with it up to `_WHOLE` cells away.
+MIN_BLOCKS = 10
+MIN_AGREEING = 0.75
+MAX_RESIDUAL = 0.2
+MIN_MARGIN = 0.05
+
+
+@dataclass
+class PremiumFit:
+    """A grid refined by its premium squares: corners (working-image px) and its checks."""
+
+    corners: np.ndarray
+    blocks: int  # blocks showing their premium squares
+    agreeing: int  # of those, the blocks within `MAX_RESIDUAL` of where the fitted grid puts them
+    score: float  # share of the whole grid's colour spread the layout explains
+    margin: float  # how much more it explains than with the grid a whole cell away
+    moved: float  # largest distance of a corner from where the fit started, in cells
+
+    @property
+    def accepted(self) -> bool:
+        """Whether the blocks agree on this grid (see the module's docstring)."""
+        return (
+            self.agreeing >= max(MIN_BLOCKS, MIN_AGREEING * self.blocks)
+            and self.margin >= MIN_MARGIN
+        )
+
+
+def _block_starts(count: int) -> list[int]:
+    """First cell of each block along a side of `count` cells: blocks of `_BLOCK` cells
+    overlapping by about half, the last one flush with the far side."""
+    if count <= _BLOCK:
+        return [0]
+    scaled = [round(s * (count - _BLOCK) / (15 - _BLOCK)) for s in _BLOCK_STARTS]
+    return sorted(set(scaled))
+
+
+def _explained(means: np.ndarray, codes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Share of the colour spread that the squares' kinds explain, per offset: `means` is
+    (..., squares, 3); returns it and the spread per square and channel."""
+    spread = np.abs(means - np.median(means, axis=-2, keepdims=True)).sum(axis=(-2, -1))
+    within = sum(
+        np.abs(means[..., m, :] - np.median(means[..., m, :], axis=-2, keepdims=True)).sum(
+            axis=(-2, -1)
+        )
+        for m in codes
+        if m.sum() > 1
+    )
+    return 1.0 - within / (spread + 1e-6), spread / (means.shape[-2] * 3)
+
+
+def premium_fit(
+    levels: list[np.ndarray], corners: np.ndarray, layout: np.ndarray
+) -> PremiumFit | None:
+    """Refine `corners` (working-image px, TL TR BR BL) by the premium squares of `layout`
+    (one code per square), block by block; None when too few blocks show their squares.
+
+    `levels`: the colour working image's Gaussian pyramid (`vision.pyramid.pyramid`).
+    """
+    rows, cols = layout.shape
+    start = corners
+    cell, margin = _CELL, _MARGIN * _CELL
+    width, height = cols * cell + 2 * margin, rows * cell + 2 * margin
+    ideal = np.float32(
+        [
+            [margin, margin],
+            [width - margin, margin],
+            [width - margin, height - margin],
+            [margin, height - margin],
+        ]
+    )
+    offsets = np.arange(-_REACH, _REACH + 1, _STEP)
+    trim = int(round(_TRIM * cell))
+    blocks = [(r, c) for r in _block_starts(rows) for c in _block_starts(cols)]
+    fit = None
+    for round_ in range(_ROUNDS + 1):
+        to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
+        sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+        scale = float(sides.mean()) / (cell * (rows + cols) / 2)
+        canon = warp(levels, to_canon, (width, height), scale)
+        summed = cv2.integral(canon.astype(np.float32) @ OPPONENT.T)
+        whole = np.arange(-_WHOLE, _WHOLE + 1) * cell
+
+        def cell_means(dy: np.ndarray, dx: np.ndarray, summed: np.ndarray = summed) -> np.ndarray:
+            """(len(dy), len(dx), rows, cols, 3) mean colours of the cells' windows moved by
+            each offset."""
+            y0 = margin + np.arange(rows) * cell + trim
+            x0 = margin + np.arange(cols) * cell + trim
+            ya, yb = (y0[None, :] + dy[:, None]), (y0[None, :] + dy[:, None] + cell - 2 * trim)
+            xa, xb = (x0[None, :] + dx[:, None]), (x0[None, :] + dx[:, None] + cell - 2 * trim)
+            ya, yb = ya[:, None, :, None], yb[:, None, :, None]
+            xa, xb = xa[None, :, None, :], xb[None, :, None, :]
+            total = summed[yb, xb] - summed[ya, xb] - summed[yb, xa] + summed[ya, xa]
+            return total / float((cell - 2 * trim) ** 2)
+
+        fine = cell_means(offsets, offsets)
+        coarse = cell_means(whole, whole)
+        src, dst = [], []
+        for r, c in blocks:
+            square = layout[r : r + _BLOCK, c : c + _BLOCK].ravel()
+            codes = [square == code for code in np.unique(square)]
+            part = fine[:, :, r : r + _BLOCK, c : c + _BLOCK].reshape(
+                len(offsets), len(offsets), -1, 3
+            )
+            scores, spread = _explained(part, codes)
+            if float(spread.mean()) < _MIN_SPREAD or scores.max() - scores.min() < MIN_PEAK:
+                continue
+            i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
+            if i in (0, len(offsets) - 1) or j in (0, len(offsets) - 1):
+                continue  # the best offset is at the edge of the search: no peak here
+            # The centre of the peak's top: windows inside squares printed with a gap, or
+            # trimmed, explain as much over a plateau of offsets.
+            top = scores >= scores.max() - _TOP * (scores.max() - scores.min())
+            top &= _connected(top, i, j)
+            weights = top.astype(np.float64)
+            dy = float((weights.sum(axis=1) * offsets).sum() / weights.sum())
+            dx = float((weights.sum(axis=0) * offsets).sum() / weights.sum())
+            centre = (margin + (c + _BLOCK / 2) * cell, margin + (r + _BLOCK / 2) * cell)
+            src.append(centre)
+            dst.append((centre[0] + dx, centre[1] + dy))
+        if len(src) < 4:
+            return None
+        src_a, dst_a = np.float32(src), np.float32(dst)
+        correction, _ = cv2.findHomography(src_a, dst_a, cv2.RANSAC, MAX_RESIDUAL * cell)
+        if correction is None:
+            return None
+        moved = cv2.perspectiveTransform(src_a.reshape(1, -1, 2), correction).reshape(-1, 2)
+        agreeing = int((np.linalg.norm(moved - dst_a, axis=1) <= MAX_RESIDUAL * cell).sum())
+        shift = float(np.linalg.norm(dst_a - src_a, axis=1).max()) / cell
+        codes_all = [layout.ravel() == code for code in np.unique(layout)]
+        grid_scores, _ = _explained(coarse.reshape(len(whole), len(whole), -1, 3), codes_all)
+        score = float(grid_scores[_WHOLE, _WHOLE])
+        others = np.delete(grid_scores.ravel(), _WHOLE * (len(whole) + 1))
+        grid_margin = score - float(others.max())
+        sides = np.linalg.norm(start - np.roll(start, -1, axis=0), axis=1)
+        moved_by = float(np.linalg.norm(corners - start, axis=1).max()) / (sides.mean() / rows)
+        fit = PremiumFit(corners, len(src), agreeing, score, grid_margin, moved_by)
+        if round_ == _ROUNDS or shift < _SETTLED:
+            break
+        total = np.linalg.inv(to_canon) @ correction
+        corners = cv2.perspectiveTransform(ideal.reshape(1, 4, 2), total).reshape(4, 2)
+        corners = corners.astype(np.float64)
+    return fit
+
+
+def _connected(mask: np.ndarray, i: int, j: int) -> np.ndarray:
+    """The part of boolean `mask` connected to (i, j)."""
+    _, labels = cv2.connectedComponents(mask.astype(np.uint8), connectivity=4)
+    return labels == labels[i, j]

@@ -1,0 +1,158 @@
+"""Where the premium squares put a board's grid: whole-cell moves of a grid fitted to its lines
+(`premium_shift`), and a grid found inside a candidate outline from its premium squares alone
+(`premium_grids`), for boards whose lines are too faint to fit.
+
+Both score a grid by the share of the cells' colour spread that the variant's layout explains:
+squares of one premium kind look alike, whatever colours an edition prints them in. Tiles cover
+squares of every kind alike, so they lower every position's score but favour none.
+Hand-written: no library scores a lattice by which of its cells share a colour.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.calibrate import OPPONENT
+
+_PREMIUM_REACH = 2  # whole cells the premium check may move the grid by, each way
+# A premium-based move must explain this much more of the colour spread, and this many times as
+# much (blue tiles pass for blue premium squares on a busy Эрудит board); a position explaining
+# `_PREMIUM_DOUBT` times as much, but not enough to move there, makes the grid doubtful.
+_PREMIUM_MARGIN = 0.05
+_PREMIUM_MOVE = 2.0
+_PREMIUM_DOUBT = 1.5
+# The premium-square search for boards without visible lines: a square warp of each candidate
+# outline this many px wide, and insets (the frame's width) up to this fraction of the outline's
+# side on each axis, in this many steps.
+_PREMIUM_SEARCH_SIDE = 240
+_PREMIUM_MAX_INSET = 0.1
+_PREMIUM_STEPS = 41
+# Then each side alone, up to this fraction either way, in this many steps each way.
+_PREMIUM_FINE = 0.02
+_PREMIUM_FINE_STEPS = 5
+# Mean spread of cell colours (per cell and channel) below which a region shows no squares.
+_PREMIUM_MIN_SPREAD = 3.0
+DOUBTFUL = np.zeros((4, 2))  # sentinel: the premium squares put the grid elsewhere
+
+
+def premium_shift(colour: np.ndarray, corners: np.ndarray, layout: np.ndarray):
+    """Corners moved by whole cells when that makes squares of the same premium look much more
+    alike; None when the grid already sits best where it is; `DOUBTFUL` when another position
+    fits the premium squares clearly better, but not by enough to move there.
+
+    `layout` holds one code per square. Tiles cover squares of every kind alike, so they lower
+    every shift's score but do not favour a wrong one.
+    """
+    rows, cols = layout.shape
+    cell, reach = 12, _PREMIUM_REACH
+    lo, right, bottom = reach * cell, (reach + cols) * cell, (reach + rows) * cell
+    ideal = np.float32([[lo, lo], [right, lo], [right, bottom], [lo, bottom]])
+    to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
+    size = ((cols + 2 * reach) * cell, (rows + 2 * reach) * cell)
+    canon = cv2.warpPerspective(colour, to_canon, size, borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(canon, cv2.COLOR_BGR2LAB).astype(np.float32)
+    inner = lab.reshape(rows + 2 * reach, cell, cols + 2 * reach, cell, 3)[:, 3:-3, :, 3:-3]
+    means = inner.mean(axis=(1, 3))  # one mean colour per cell, `reach` cells around the grid
+    shifts = [(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)]
+    windows = np.stack(
+        [means[reach + dy : reach + dy + rows, reach + dx : reach + dx + cols] for dx, dy in shifts]
+    )  # (shifts, rows, cols, 3)
+    total = np.abs(windows - np.median(windows, axis=(1, 2), keepdims=True)).sum(axis=(1, 2, 3))
+    within = np.zeros(len(shifts))
+    for code in np.unique(layout):
+        squares = windows[:, layout == code]  # (shifts, n, 3)
+        within += np.abs(squares - np.median(squares, axis=1, keepdims=True)).sum(axis=(1, 2))
+    scores = dict(zip(shifts, 1.0 - within / (total + 1e-6), strict=True))
+    (dx, dy), best = max(scores.items(), key=lambda item: item[1])
+    if (dx, dy) == (0, 0):
+        return None
+    if best < max(scores[0, 0] + _PREMIUM_MARGIN, _PREMIUM_MOVE * scores[0, 0]):
+        return DOUBTFUL if best > _PREMIUM_DOUBT * scores[0, 0] + 0.01 else None
+    moved = ideal + np.float32([dx * cell, dy * cell])
+    back = cv2.perspectiveTransform(moved.reshape(1, 4, 2), np.linalg.inv(to_canon))
+    return back.reshape(4, 2).astype(np.float64)
+
+
+def premium_grids(
+    colour: np.ndarray, candidates: list[np.ndarray], layout: np.ndarray
+) -> list[tuple[float, np.ndarray]]:
+    """The grid found from its premium squares alone, for boards whose lines are too faint to
+    fit (thin print, none at all, wood print): within each candidate outline, the grid inset by
+    the frame at which squares of the same premium kind look most alike. The inset is searched
+    the same on both sides of each axis first, then side by side. Returns (the share of the
+    cells' colour spread the layout explains beyond what it explains a cell away, corners) per
+    candidate, best first.
+    """
+    rows, cols = layout.shape
+    side = _PREMIUM_SEARCH_SIDE
+    canonical = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    codes = [layout.ravel() == code for code in np.unique(layout)]
+    insets = np.linspace(0.0, _PREMIUM_MAX_INSET, _PREMIUM_STEPS)
+    even = np.stack([insets, 1 - insets], axis=1)
+    fine = np.linspace(-_PREMIUM_FINE, _PREMIUM_FINE, 2 * _PREMIUM_FINE_STEPS + 1)
+    grids: list[tuple[float, np.ndarray]] = []
+    for quad in candidates:
+        to_canon = cv2.getPerspectiveTransform(quad.astype(np.float32), canonical)
+        canon = cv2.warpPerspective(
+            colour, to_canon, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+        )
+        summed = cv2.integral(canon.astype(np.float32) @ OPPONENT.T)
+
+        def explained(ys: np.ndarray, xs: np.ndarray, summed: np.ndarray = summed) -> np.ndarray:
+            """[len(ys), len(xs)] share of the spread explained for grids spanning each
+            (top, bottom) of ys and (left, right) of xs, as fractions of the warp."""
+            y0, y1 = _cell_windows(ys, rows, side)
+            x0, x1 = _cell_windows(xs, cols, side)
+            y0, y1 = y0[:, None, :, None], y1[:, None, :, None]
+            x0, x1 = x0[None, :, None, :], x1[None, :, None, :]
+            area = ((y1 - y0) * (x1 - x0)).clip(1)[..., None]
+            means = (summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]) / area
+            means = means.reshape(len(ys), len(xs), rows * cols, 3)
+            spread = np.abs(means - np.median(means, axis=2, keepdims=True)).sum(axis=(2, 3))
+            within = sum(
+                np.abs(means[:, :, m] - np.median(means[:, :, m], axis=2, keepdims=True)).sum(
+                    axis=(2, 3)
+                )
+                for m in codes
+            )
+            # A plain surface (a blank page) has no spread to explain.
+            flat = spread < _PREMIUM_MIN_SPREAD * rows * cols * 3
+            return np.where(flat, 0.0, 1.0 - within / (spread + 1e-6))
+
+        scores = explained(even, even)
+        i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
+        ys, xs = even[i], even[j]
+        for _ in range(2):
+            # Each side on its own: frames are not always even, outlines not always exact.
+            pairs = np.stack(np.meshgrid(fine, fine), axis=-1).reshape(-1, 2)
+            x_options = xs + pairs
+            k = int(np.argmax(explained(ys[None], x_options)[0]))
+            xs = x_options[k]
+            y_options = ys + pairs
+            k = int(np.argmax(explained(y_options, xs[None])[:, 0]))
+            ys = y_options[k]
+        score = float(explained(ys[None], xs[None])[0, 0])
+        # The layout must explain the colours here and not a cell away: smooth light or a
+        # repeating pattern explains about as much anywhere.
+        step_x, step_y = (xs[1] - xs[0]) / cols, (ys[1] - ys[0]) / rows
+        moved = [explained(ys[None], (xs + d)[None])[0, 0] for d in (-step_x, step_x)] + [
+            explained((ys + d)[None], xs[None])[0, 0] for d in (-step_y, step_y)
+        ]
+        score -= max(float(max(moved)), 0.0)
+        (top, bottom), (left, right) = ys * side, xs * side
+        inner = np.float32([[left, top], [right, top], [right, bottom], [left, bottom]])
+        back = cv2.perspectiveTransform(inner.reshape(1, 4, 2), np.linalg.inv(to_canon))
+        grids.append((score, back.reshape(4, 2).astype(np.float64)))
+    return sorted(grids, key=lambda grid: -grid[0])
+
+
+def _cell_windows(spans: np.ndarray, count: int, side: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per span (start, end as fractions of `side`), the pixel range of each of `count` cells
+    along one axis, without its outer tenth on either side (grid lines, tile edges)."""
+    start = spans[:, :1] * side
+    step = (spans[:, 1:] - spans[:, :1]) * side / count
+    edges = start + step * np.arange(count)[None, :]
+    lo = np.clip(np.rint(edges + 0.1 * step), 0, side).astype(int)
+    hi = np.clip(np.rint(edges + 0.9 * step), 0, side).astype(int)
+    return lo, hi
