@@ -28,12 +28,16 @@
    strip of cells cut by lines) reaches `MIN_QUALITY`; otherwise `BoardNotFound`
    is raised rather than a wrong grid returned. With the variant's premium layout, the grid may
    finally move by whole cells to where squares of the same premium look most alike; when they
-   point elsewhere without settling it, or the grid does not fit where they point, the photo is
-   refused too.
-5. Boards without visible lines. When no fit reaches `MIN_QUALITY` and the layout is known, the
-   grid is sought from its premium squares alone (`premium_grids`): inside each candidate
-   outline, the inset (the frame) at which squares of one premium kind look most alike, as long
-   as they do so clearly better there than a cell away; faint lines then refine it if they can.
+   point elsewhere without settling it, or the grid does not fit where they point, or the
+   premium squares fitted block by block (`vision.premium_fit`) agree on a grid part of a cell
+   away from the lines (lines fitted to wood grain), the line fit is not taken.
+5. Boards without visible lines, and line fits not taken. When the layout is known, the grid is
+   sought from its premium squares (`vision.premium_grid.premium_grids`): inside each candidate
+   outline, the inset (the frame) at which squares of one premium kind look most alike; from
+   the best few, the block-by-block premium fit refines the grid, faint lines refine it further
+   if they can, and without them the blocks must agree on it (`PremiumFit.accepted`).
+   Candidate outlines include each Otsu region with its holes filled and opened by a wide
+   kernel, which parts the board from a bar or a box lid of its colour lying against it.
 
 Thresholds are calibrated with `benchmarks/bench_locate.py` (rendered photos of random and
 calibrated editions, photos without a board, and the real photos in ../shared).
@@ -75,6 +79,7 @@ _PREMIUM_MOVES = 3  # rounds of whole-cell moves the premium squares may make
 # Cells between a line fit and the grid its premium squares agree on, block by block, beyond
 # which the lines are not the grid's: correct line fits measured 0.01-0.25 from it.
 _MAX_DISAGREEMENT = 0.4
+_GLANCE = 0.25  # cells a first round of the block fit must move a corner to look further
 # Outlines, best first by their premium squares, that the premium squares alone may start from.
 _PREMIUM_STARTS = 3
 # Line energy (blurred gradient, grey levels per pixel) a grid must show above the cell centres:
@@ -197,7 +202,10 @@ def _settled(
                 f"no {rows}x{cols} board grid found (premium squares disagree with the grid)"
             )
         quality, corners = refined
-    if layout is not None:
+    # One round of the block fit tells a line fit the premium squares agree with (they would
+    # move it little) from one they may not, which the whole fit then settles.
+    glance = None if layout is None else premium_fit(levels, corners, layout, rounds=0)
+    if glance is not None and glance.proposed > _GLANCE:
         check = premium_fit(levels, corners, layout)
         if check is not None and check.accepted and check.moved > _MAX_DISAGREEMENT:
             raise BoardNotFound(

@@ -1,15 +1,17 @@
 """Fit and check a grid by its premium squares, block by block, for boards whose lines are too
 faint to fit (wood print, no lines at all, thin pale print).
 
-`vision.premium_grid.premium_grids` places such a grid by how alike the squares of each premium kind
-look, within a candidate outline. That share of the colours explained is flat within a quarter of
-a cell of the true grid, and one outline bent by something at the board's edge puts one corner
-off while the rest fit. Here the grid is cut into overlapping blocks of cells; in a warp of the
-current estimate each block's own best sub-cell offset is sought (the same measure, over the
-block's squares only), and a homography fitted through the blocks' moved centres refines the
-grid, a few rounds. The grid is kept only when the blocks agree: enough of them show their
-premium squares clearly, every such block sits where the fitted grid puts it, and none of them
-looks more alike a whole cell away (a grid off by a cell near one corner, true elsewhere).
+`vision.premium_grid.premium_grids` places such a grid by how alike the squares of each premium
+kind look, within a candidate outline. That share of the colours explained is flat within a
+quarter of a cell of the true grid, and one outline bent by something at the board's edge puts
+one corner off while the rest fit. Here the grid is cut into 16 overlapping blocks of 7x7 cells; in a warp
+of the current estimate each block's own best sub-cell offset is sought (the same measure, over
+the block's squares only; the centre of the top of its peak, since windows inside squares
+printed with a gap explain as much over a plateau of offsets), and a homography fitted by
+RANSAC through the blocks' moved centres refines the grid, a few rounds. The grid is kept only
+when the blocks agree: enough of them show their premium squares clearly and sit where the
+fitted grid puts them, and the whole layout explains the colours clearly better there than with
+the grid up to two cells away.
 
 Hand-written: OpenCV and scikit-image match templates of known appearance; here only which
 squares share a colour is known, not the colours.
@@ -50,7 +52,7 @@ MAX_RESIDUAL = 0.2
 MIN_MARGIN = 0.05
 
 
-@dataclass
+@dataclass(frozen=True)
 class PremiumFit:
     """A grid refined by its premium squares: corners (working-image px) and its checks."""
 
@@ -58,8 +60,9 @@ class PremiumFit:
     blocks: int  # blocks showing their premium squares
     agreeing: int  # of those, the blocks within `MAX_RESIDUAL` of where the fitted grid puts them
     score: float  # share of the whole grid's colour spread the layout explains
-    margin: float  # how much more it explains than with the grid a whole cell away
+    margin: float  # how much more it explains than with the grid one or two cells away
     moved: float  # largest distance of a corner from where the fit started, in cells
+    proposed: float  # how far the blocks would move a corner further, in cells
 
     @property
     def accepted(self) -> bool:
@@ -94,10 +97,11 @@ def _explained(means: np.ndarray, codes: list[np.ndarray]) -> tuple[np.ndarray, 
 
 
 def premium_fit(
-    levels: list[np.ndarray], corners: np.ndarray, layout: np.ndarray
+    levels: list[np.ndarray], corners: np.ndarray, layout: np.ndarray, rounds: int = _ROUNDS
 ) -> PremiumFit | None:
     """Refine `corners` (working-image px, TL TR BR BL) by the premium squares of `layout`
-    (one code per square), block by block; None when too few blocks show their squares.
+    (one code per square), block by block, up to `rounds` times (0: only measure how far the
+    blocks would move it); None when too few blocks show their squares.
 
     `levels`: the colour working image's Gaussian pyramid (`vision.pyramid.pyramid`).
     """
@@ -117,7 +121,7 @@ def premium_fit(
     trim = int(round(_TRIM * cell))
     blocks = [(r, c) for r in _block_starts(rows) for c in _block_starts(cols)]
     fit = None
-    for round_ in range(_ROUNDS + 1):
+    for round_ in range(rounds + 1):
         to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
         sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
         scale = float(sides.mean()) / (cell * (rows + cols) / 2)
@@ -176,14 +180,21 @@ def premium_fit(
         score = float(grid_scores[_WHOLE, _WHOLE])
         others = np.delete(grid_scores.ravel(), _WHOLE * (len(whole) + 1))
         grid_margin = score - float(others.max())
-        sides = np.linalg.norm(start - np.roll(start, -1, axis=0), axis=1)
-        moved_by = float(np.linalg.norm(corners - start, axis=1).max()) / (sides.mean() / rows)
-        fit = PremiumFit(corners, len(src), agreeing, score, grid_margin, moved_by)
-        if round_ == _ROUNDS or shift < _SETTLED:
-            break
         total = np.linalg.inv(to_canon) @ correction
-        corners = cv2.perspectiveTransform(ideal.reshape(1, 4, 2), total).reshape(4, 2)
-        corners = corners.astype(np.float64)
+        corrected = cv2.perspectiveTransform(ideal.reshape(1, 4, 2), total).reshape(4, 2)
+        cell_px = float(np.linalg.norm(start - np.roll(start, -1, axis=0), axis=1).mean()) / rows
+        fit = PremiumFit(
+            corners,
+            len(src),
+            agreeing,
+            score,
+            grid_margin,
+            moved=float(np.linalg.norm(corners - start, axis=1).max()) / cell_px,
+            proposed=float(np.linalg.norm(corrected - corners, axis=1).max()) / cell_px,
+        )
+        if round_ == rounds or shift < _SETTLED:
+            break
+        corners = corrected.astype(np.float64)
     return fit
 
 
