@@ -7,6 +7,9 @@ has). Prints, per edition kind and in all: cells right, tiles right, empty squar
 tiles read as empty, boards exact, grids found and grids wrong (a corner off by over half a cell).
 
 Run: python benchmarks/bench_editions.py [--photos N] [--first SEED] [--variants en,ru,erudit]
+         [--grid-only]
+
+`--grid-only` finds the grids and reads no cells (grids found and wrong, and the locator's time).
 
 A letter the model has no class for (`[vision] read_as`: Ä read through A) ties with its
 look-alike and counts as right only where the tie falls its way: these figures are the photo's
@@ -35,8 +38,9 @@ from training.render import (  # noqa: E402
     render_board_photo,
 )
 from vision.classify import CellClassifier  # noqa: E402
+from vision.decode import decode_photo  # noqa: E402
 from vision.locate import BoardNotFound  # noqa: E402
-from vision.pipeline import read_board  # noqa: E402
+from vision.pipeline import locate_photo, read_board  # noqa: E402
 
 
 def bag_rows(rng: np.random.Generator, variant: Variant, tiles: int) -> list[str]:
@@ -51,6 +55,16 @@ def bag_rows(rng: np.random.Generator, variant: Variant, tiles: int) -> list[str
     return ["".join(cells[r * GRID : (r + 1) * GRID]) for r in range(GRID)]
 
 
+def grid_corners(data: bytes, variant: Variant) -> tuple[np.ndarray, float]:
+    """The grid's corners located in a photo's bytes (full-size pixels, as seen) and the CPU
+    milliseconds locating took (CPU, not wall time: the machine may be busy)."""
+    photo = decode_photo(data)
+    started = time.process_time()
+    location, _ = locate_photo(photo.image, variant)
+    elapsed = (time.process_time() - started) * 1000
+    return (location.corners + 0.5) * photo.scale - 0.5, elapsed
+
+
 def truth_char(ch: str) -> str:
     return "?" if ch in "?*" else ch
 
@@ -61,10 +75,12 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=7_000_000, help="first photo's seed")
     parser.add_argument("--variants", default="en,ru,erudit")
     parser.add_argument("--size", default="1600x1200")
+    parser.add_argument("--grid-only", action="store_true", help="find the grids, read no cells")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
     variants = [load_variant(name) for name in args.variants.split(",")]
-    classifier = CellClassifier()
+    classifier = None if args.grid_only else CellClassifier()
+    locate_ms: list[float] = []
     totals: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     started = time.perf_counter()
     for i in range(args.photos):
@@ -80,15 +96,26 @@ def main() -> None:
         tally = totals[kind]
         tally["photos"] += 1
         try:
-            reading = read_board(jpeg.tobytes(), variant, classifier)
+            if args.grid_only:
+                found, located = grid_corners(jpeg.tobytes(), variant)
+                locate_ms.append(located)
+            else:
+                reading = read_board(jpeg.tobytes(), variant, classifier)
+                found = np.asarray(reading.corners, np.float32)
         except BoardNotFound:
             tally["not found"] += 1
             continue
-        found = np.asarray(reading.corners, np.float32)
         cell = float(np.linalg.norm(corners[1] - corners[0])) / GRID
-        # The reading's corners follow the board, as the renderer's do.
-        if float(np.linalg.norm(found - corners, axis=1).max()) > 0.5 * cell:
+        # The reading's corners follow the board, as the renderer's do; the located grid's are
+        # as seen, so any cyclic order of them counts.
+        error = min(
+            float(np.linalg.norm(np.roll(found, s, axis=0) - corners, axis=1).max())
+            for s in range(4 if args.grid_only else 1)
+        )
+        if error > 0.5 * cell:
             tally["wrong grid"] += 1
+            continue
+        if args.grid_only:
             continue
         wrong = 0
         for truth_line, line in zip(rows, reading.text.splitlines(), strict=True):
@@ -107,14 +134,22 @@ def main() -> None:
     totals["all"] = sum(totals.values(), collections.Counter())
     for kind, t in totals.items():
         read = t["photos"] - t["not found"] - t["wrong grid"]
-        print(
+        grids = (
             f"{kind:>10}: {t['photos']} photos, grid found {t['photos'] - t['not found']}"
             f" ({100 * (t['photos'] - t['not found']) / max(1, t['photos']):.1f} %),"
-            f" wrong grids {t['wrong grid']}; cells {100 * t['cells right'] / max(1, t['cells']):.2f} %,"
+            f" wrong grids {t['wrong grid']}"
+        )
+        if args.grid_only:
+            print(grids)
+            continue
+        print(
+            f"{grids}; cells {100 * t['cells right'] / max(1, t['cells']):.2f} %,"
             f" tiles {100 * t['tiles right'] / max(1, t['tiles']):.2f} % of {t['tiles']},"
             f" empty read as tile {t['empty read tile']}, tile read as empty {t['tile read empty']},"
             f" exact {t['exact']}/{read}"
         )
+    if locate_ms:
+        print(f"locate CPU ms: median {np.median(locate_ms):.0f}, max {max(locate_ms):.0f}")
     print(f"{time.perf_counter() - started:.0f} s")
 
 
