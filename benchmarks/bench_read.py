@@ -92,9 +92,9 @@ def time_stages(data: bytes, runs: int) -> dict[str, float]:
     return {stage: statistics.median(values) for stage, values in samples.items()}
 
 
-def phone_jpegs(count: int = 9) -> list[bytes]:
+def phone_jpegs(count: int = 9) -> list[tuple[str, bytes]]:
     """`count` rendered 4032x3024 board photos (JPEG quality 92, as a phone saves them), of
-    calibrated and random editions, boards from empty to full."""
+    calibrated and random editions, boards from empty to full, each with its variant's name."""
     from training.render import random_rows, random_style, render_board_photo
 
     jpegs = []
@@ -107,33 +107,41 @@ def phone_jpegs(count: int = 9) -> list[bytes]:
         )
         ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         assert ok
-        jpegs.append(encoded.tobytes())
+        jpegs.append((variant, encoded.tobytes()))
     return jpegs
 
 
-def read_versus_decode(jpegs: list[bytes], runs: int) -> tuple[float, float]:
-    """Median ms of a whole read and of a full-size `cv2.imdecode`, over all photos and runs,
-    interleaved in one process so that both see the same machine."""
+def read_versus_decode(
+    jpegs: list[tuple[str, bytes]], runs: int
+) -> tuple[float, float, dict[str, float]]:
+    """Median ms of a whole read (each photo read as its own variant) and of a full-size
+    `cv2.imdecode`, over all photos and runs, interleaved in one process so that both see the
+    same machine; and the reads' median ms per stage."""
     from vision.classify import CellClassifier
     from vision.pipeline import read_board
 
-    variant = load_variant("en")
     classifier = CellClassifier()
     reads, decodes = [], []
-    for data in jpegs:
+    stages: dict[str, list[float]] = {stage: [] for stage in STAGES}
+    for name, data in jpegs:
+        variant = load_variant(name)
         buffer = np.frombuffer(data, np.uint8)
         for attempt in range(runs + 1):
             t0 = time.perf_counter()
             cv2.imdecode(buffer, cv2.IMREAD_COLOR)
             t1 = time.perf_counter()
             # A refusal costs what it costs, as for a player.
+            reading = None
             with contextlib.suppress(BoardNotFound):
-                read_board(data, variant, classifier)
+                reading = read_board(data, variant, classifier)
             t2 = time.perf_counter()
             if attempt:  # the first is a warm-up
                 decodes.append((t1 - t0) * 1000)
                 reads.append((t2 - t1) * 1000)
-    return statistics.median(reads), statistics.median(decodes)
+                for stage in STAGES:
+                    stages[stage].append(reading.timings_ms.get(stage, 0.0) if reading else 0.0)
+    medians = {stage: statistics.median(values) for stage, values in stages.items()}
+    return statistics.median(reads), statistics.median(decodes), medians
 
 
 def truth_sets(shared: Path) -> list[tuple[str, Path, str, list[str], np.ndarray | None]]:
@@ -212,10 +220,14 @@ def main() -> None:
     for stage, ms in time_stages(data, args.runs).items():
         print(f"  {stage:<9} {ms:7.1f}")
     if has_model():
-        read_ms, decode_ms = read_versus_decode(phone_jpegs(), max(1, args.runs // 5))
+        read_ms, decode_ms, stages = read_versus_decode(phone_jpegs(), max(1, args.runs // 5))
         print(
             f"nine 4032x3024 JPEGs: read {read_ms:.1f} ms, full-size decode {decode_ms:.1f} ms, "
             f"ratio {read_ms / decode_ms:.2f}"
+        )
+        print(
+            "  their reads, median ms per stage: "
+            + ", ".join(f"{k} {v:.1f}" for k, v in stages.items())
         )
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak_mb:.0f} MB")

@@ -18,8 +18,9 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import wait as wait_for
 from typing import Any
 
 from scorer.board import UNKNOWN_BLANK, Board, BoardTextError, Tile, parse_position, square_name
@@ -246,6 +247,11 @@ class GameService:
         self.camera_options = dict(camera or {})
         self._executor: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
+        # Overlays are drawn after the turn's answer (a 12 MP photo's took ~120 ms of CPU, most
+        # of it PNG encoding); a request for one still being drawn here waits for it.
+        self._drawer: ThreadPoolExecutor | None = None
+        self._drawing: dict[str, Future] = {}
+        self._drawing_lock = threading.Lock()
         self._cameras: OrderedDict[tuple[str, str], _Camera] = OrderedDict()
         self._cameras_lock = threading.Lock()
 
@@ -256,12 +262,38 @@ class GameService:
             executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
+        with self._drawing_lock:
+            drawer, self._drawer = self._drawer, None
+        if drawer is not None:
+            drawer.shutdown(wait=True)  # the overlays of committed turns are kept
 
     def _reading_threads(self) -> ThreadPoolExecutor:
         with self._executor_lock:
             if self._executor is None:
                 self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="reader")
             return self._executor
+
+    def _draw_overlay(self, turn_id: str, data: bytes, reading: Reading) -> None:
+        """Draw and keep the overlay of a turn in the background, when overlays are made."""
+        if self.overlay is None:
+            return
+        with self._drawing_lock:
+            if self._drawer is None:
+                self._drawer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="overlay")
+            future = self._drawer.submit(self._keep_overlay, turn_id, data, reading)
+            self._drawing[turn_id] = future
+        future.add_done_callback(lambda _: self._drawn(turn_id))
+
+    def _keep_overlay(self, turn_id: str, data: bytes, reading: Reading) -> None:
+        assert self.overlay is not None
+        try:
+            self.store.save_overlay(turn_id, self.overlay(data, reading))
+        except Exception:  # the turn is made: a missing overlay must not fail it
+            log.exception("overlay for turn %s failed", turn_id)
+
+    def _drawn(self, turn_id: str) -> None:
+        with self._drawing_lock:
+            self._drawing.pop(turn_id, None)
 
     # --- games -------------------------------------------------------------------------------
 
@@ -600,11 +632,7 @@ class GameService:
                 _remember(tx, game_id, key, response)
         if turn.result.status is TurnStatus.REJECTED:
             raise ServiceError("illegal_play", turn.result.message)
-        if self.overlay is not None:
-            try:
-                self.store.save_overlay(turn_id, self.overlay(data, reading))
-            except Exception:  # the turn is committed: a missing overlay must not fail it
-                log.exception("overlay for turn %s failed", turn_id)
+        self._draw_overlay(turn_id, data, reading)
         return response
 
     def _tracked(
@@ -861,11 +889,8 @@ class GameService:
                 response = self._settle(tx, record, game, turn, turn_id, sha, answers=answers)
         camera.looker.settle()
         camera.state = settled(camera.state)
-        if response["status"] != "unchanged" and self.overlay is not None:
-            try:
-                self.store.save_overlay(turn_id, self.overlay(data, reading))
-            except Exception:  # the turn is made: a missing overlay must not fail it
-                log.exception("overlay for turn %s failed", turn_id)
+        if response["status"] != "unchanged":
+            self._draw_overlay(turn_id, data, reading)
         return {**answer, **response}
 
     # --- review ------------------------------------------------------------------------------
@@ -993,6 +1018,11 @@ class GameService:
             raise ServiceError("not_found", f"no turn {turn_id!r} in game {game_id!r}")
         if not turn.photo_sha:
             raise ServiceError("not_found", f"turn {turn_id!r} was typed: it has no photo")
+        if kind == "overlay":
+            with self._drawing_lock:
+                drawing = self._drawing.get(turn_id)
+            if drawing is not None:
+                wait_for((drawing,), timeout=self.read_timeout_s)
         data = self.store.photo(turn.photo_sha) if kind == "photo" else self.store.overlay(turn_id)
         if data is None:
             raise ServiceError("not_found", f"no {kind} kept for turn {turn_id!r}")

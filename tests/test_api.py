@@ -232,6 +232,29 @@ def test_committed_photo_turn(api: Api) -> None:
     _error(api.client.get(f"/api/games/{api.id}/turns/nope/photo"), 404, "not_found")
 
 
+def test_overlay_is_drawn_after_the_answer_and_waited_for(
+    tmp_path: Path, reader: FakeReader
+) -> None:
+    """The turn is answered while its overlay is still being drawn; asking for the overlay then
+    waits for it rather than answering 404."""
+    release, drawn = threading.Event(), threading.Event()
+
+    def slow_overlay(data: bytes, read: object) -> bytes:
+        release.wait(timeout=10)
+        drawn.set()
+        return PNG_OVERLAY
+
+    app = create_app(data_dir=tmp_path, reader=reader, overlay=slow_overlay, read_timeout_s=20)
+    with TestClient(app) as client:
+        game = {"variant": "en", "players": ["Ann", "Bob"], "word_list": EN_WORDS}
+        api = Api(client, reader, client.post("/api/games", json=game).json())
+        turn = api.photo(photo(1), reading(CAT)).json()
+        assert turn["status"] == "committed" and not drawn.is_set()
+        threading.Timer(0.05, release.set).start()
+        overlay = client.get(turn["overlay_url"])
+        assert overlay.status_code == 200 and overlay.content == PNG_OVERLAY
+
+
 def test_same_photo_or_key_never_makes_a_second_move(api: Api) -> None:
     first = api.photo(photo(1), reading(CAT)).json()
     again = api.photo(photo(1)).json()

@@ -144,7 +144,7 @@ class _LatinLovingClassifier:
 
     cell_px = 16
 
-    def predict(self, grid_image: np.ndarray, rows: int, cols: int):
+    def predict(self, grid_image: np.ndarray, rows: int, cols: int, settled: object = None):
         from vision.classify import VISUAL_CLASSES, CellPredictions
 
         assert grid_image.shape == (rows * self.cell_px, cols * self.cell_px, 3)

@@ -16,6 +16,7 @@ would make them readable from the photo alone.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -320,17 +321,23 @@ class CellClassifier:
         rows: int = 15,
         cols: int = 15,
         refine_below: float = REFINE_BELOW,
+        settled: Callable[[CellPredictions], np.ndarray] | None = None,
     ) -> CellPredictions:
         """Classify every cell of a rectified BGR uint8 grid image (rows·cell_px × cols·cell_px).
 
         Cells whose top class scores below `refine_below` are also read from a few shifted and
         rescaled crops (`REFINE_VIEWS`), and their probabilities averaged over all views.
+        `settled` (the first model's predictions -> a mask over the cells) names the cells the
+        caller's own reading already decides, such as squares surely empty relative to the rest
+        of the board: they are read by the first model only, neither by the second nor again.
         """
         batch = self.cut_cells(grid_image, rows, cols)
-        preds = self.predict_crops(batch, rows, cols)
+        first = CellPredictions(_joint(self._session, batch), rows, cols)
+        done = np.zeros(len(batch), bool) if settled is None else settled(first)
+        preds = self._second_opinion(first, batch, ~done)
         top = preds.probs.max(axis=1)
         unsure = np.argsort(top)[:REFINE_MAX_CELLS]
-        unsure = unsure[top[unsure] < refine_below]
+        unsure = unsure[(top[unsure] < refine_below) & ~done[unsure]]
         if len(unsure) == 0:
             return preds
         views = _view_crops(grid_image, unsure, cols, self.cell_px)
@@ -343,9 +350,17 @@ class CellClassifier:
     def predict_crops(self, crops: np.ndarray, rows: int, cols: int) -> CellPredictions:
         """Classify crops already cut by `cut_cells` (uint8 [N, crop, crop, 3], BGR); crops whose
         top class scores below `SECOND_BELOW` are also read by the second model, if any."""
-        joint = _joint(self._session, crops)
+        first = CellPredictions(_joint(self._session, crops), rows, cols)
+        return self._second_opinion(first, crops, np.ones(len(crops), bool))
+
+    def _second_opinion(
+        self, first: CellPredictions, crops: np.ndarray, candidates: np.ndarray
+    ) -> CellPredictions:
+        """The first model's predictions with the second model's averaged in on the crops of
+        the `candidates` mask whose top class scores below `SECOND_BELOW`."""
+        joint = first.joint
         if self._second is not None:
-            doubt = np.flatnonzero(joint.sum(axis=1).max(axis=1) < SECOND_BELOW)
+            doubt = np.flatnonzero(candidates & (joint.sum(axis=1).max(axis=1) < SECOND_BELOW))
             if len(doubt):
                 joint[doubt] = (joint[doubt] + _joint(self._second, crops[doubt])) / 2
-        return CellPredictions(joint, rows, cols)
+        return CellPredictions(joint, first.rows, first.cols)
