@@ -4,7 +4,7 @@ no question at all, the questions asked (reviews and the answers sent), retakes,
 moves typed, turns lost (the game could not go on, and why) and turns recorded wrongly.
 
     python benchmarks/bench_players.py [--games 6] [--first K] [--seed 7] [--size 1600x1200]
-        [--styles heldout|calibrated|random] [--questions] [--shared ../shared]
+        [--styles heldout|calibrated|random] [--questions] [--shared ../shared] [--variant de]
 
 Each recorded game of ``../shared/gcg`` (10 plays or more) is played on the FastAPI app in-process
 (TestClient, a temporary SQLite database, the real vision pipeline). One board style per game:
@@ -22,6 +22,10 @@ board after every turn, each photo a new pose and light; and they:
   five-point challenge and the racks left at the end through their endpoints;
 - when a committed move differs from the record (tiles or score), undo it and type it, so that
   one misread does not spoil the rest of the game; it still counts as recorded wrongly.
+
+With `--variant NAME` (de, fr, es, pl, en: a variant with a word list) the games are not the
+recorded ones but `--games` games of that variant played by `training.self_play` from the seeds
+`--seed`·1000 + `--first` + k, the same players, styles and printout.
 
 A turn that cannot be recorded at all stops its game (a lost turn, with the reason); the
 benchmark goes on to the next game. At the end the service's sheet is compared with the record's.
@@ -68,6 +72,7 @@ from scorer.variant import load_variant
 from server.app import create_app
 from training.photo_games import edition_style, phone_pose, photo_rows
 from training.render import Style, heldout_edition, random_style, render_board_photo
+from training.self_play import self_play
 
 PHOTOGRAPHED = (Play, Pass, Exchange, ChallengeWithdrawn)
 # Rounds of answers to one photo's questions before the players give up on it and type the move.
@@ -471,12 +476,21 @@ def main() -> int:
     parser.add_argument(
         "--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared"
     )
+    parser.add_argument(
+        "--variant", help="self-played games of this variant instead of the recorded ones"
+    )
     args = parser.parse_args()
-    games = shared_games(args.shared)
-    if games is None:
-        return 2
+    if args.variant:
+        variant = load_variant(args.variant)
+        seeds = range(args.seed * 1000 + args.first, args.seed * 1000 + args.first + args.games)
+        chosen = [(f"self-play {variant.name} seed {s}", self_play(variant, s)) for s in seeds]
+    else:
+        games = shared_games(args.shared)
+        if games is None:
+            return 2
+        recorded = games[args.first : args.first + args.games]
+        chosen = [(f"{path.parent.name}/{path.name}", game) for path, game in recorded]
     size = photo_size(args.size)
-    chosen = games[args.first : args.first + args.games]
     total = Tally()
     sheets_right = 0
     start = time.perf_counter()
@@ -484,7 +498,7 @@ def main() -> int:
         # No overlays: a phone draws them for the players; they change no answer.
         app = create_app(data_dir=data_dir, overlay=lambda data, reading: b"")
         with TestClient(app) as client:
-            for number, (path, game) in enumerate(chosen):
+            for number, (name, game) in enumerate(chosen):
                 seed = args.seed * 1000 + args.first + number
                 rng = np.random.default_rng(seed)
                 style = _style(args.styles, rng, game.variant.name)
@@ -498,7 +512,6 @@ def main() -> int:
                     lost = str(exc)
                     player.tally.lost += 1
                 tally = player.tally
-                name = f"{path.parent.name}/{path.name}"
                 print(f"{name} ({game.variant.name}, style {style.name}): {tally.line()}")
                 for note in tally.notes:
                     print(f"  {note}")
