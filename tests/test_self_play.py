@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scorer.board import Board, Tile
-from scorer.dictionary import dictionary_for
-from scorer.game import EndOfGame, Game, Pass, Play, game_from_gcg
+from scorer.dictionary import WordListDictionary, dictionary_for
+from scorer.game import EndOfGame, Exchange, Game, Pass, Play, game_from_gcg
 from scorer.gcg import parse_gcg
 from scorer.move import find_play
 from scorer.notation import tile_count
@@ -94,3 +94,18 @@ def test_a_dictionary_without_a_word_list_is_refused() -> None:
     russian = load_variant("ru")
     with pytest.raises(SelfPlayError, match="no word list"):
         self_play(russian, 1)
+
+
+def test_with_nothing_to_play_the_players_exchange_until_the_scoreless_turns_end_it(
+    tmp_path,
+) -> None:
+    german = load_variant("de")
+    words = tmp_path / "words.txt"
+    words.write_text("ZZZZ\n")  # one Z in the set: never playable
+    game = self_play(german, 1, dictionary=WordListDictionary(words))
+    lines = sheet_dict(game)["moves"]
+    assert [m["kind"] for m in lines[: german.end.scoreless_turns]] == ["exchange"] * 6
+    assert game.state.reason == "scoreless_turns" and game.state.settled
+    exchanges = [e for e in game.events if isinstance(e, Exchange)]
+    assert any("?" in e.rack for e in exchanges)  # a blank was held...
+    assert all("?" not in e.tiles for e in exchanges)  # ...and kept

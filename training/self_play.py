@@ -121,21 +121,18 @@ def _lexicon(words: frozenset[str], alphabet: tuple[str, ...], longest: int) -> 
         letters = letters_of(word) if "[" in word else list(word)
         if 2 <= len(letters) <= longest and known.issuperset(letters):
             encoded.append("".join(codes[letter] for letter in letters))
-    array = np.array(encoded)
     lengths = np.array([len(w) for w in encoded], np.int16)
-    # Every word's characters as code points, padded: each maps to its alphabet column.
-    points = array.astype(f"<U{longest}").view(np.uint32).reshape(len(encoded), longest)
-    column = {ord(code): i for i, code in enumerate(codes.values())}
-    lookup = np.full(max(column) + 1, len(column), np.int32)
-    for point, i in column.items():
-        lookup[point] = i
-    clipped = np.where(points == 0, 0, np.minimum(points, len(lookup) - 1))
-    columns = np.where(points == 0, len(column), lookup[clipped])
-    counts = np.zeros((len(encoded), len(column) + 1), np.uint8)
-    np.add.at(counts, (np.repeat(np.arange(len(encoded)), longest), columns.ravel()), 1)
+    # Each word's characters as code points (0 pads the shorter ones), counted per column.
+    points = np.array(encoded).astype(f"<U{longest}").view(np.uint32).reshape(-1, longest)
+    lookup = np.zeros(max(map(ord, codes.values())) + 1, np.intp)
+    for i, code in enumerate(codes.values()):
+        lookup[ord(code)] = i
+    filled = points > 0
+    counts = np.zeros((len(encoded), len(codes)), np.uint8)
+    np.add.at(counts, (np.nonzero(filled)[0], lookup[points[filled]]), 1)
     letters = {code: letter for letter, code in codes.items()}
     columns = {letter: i for i, letter in enumerate(codes)}
-    return Lexicon(codes, letters, encoded, lengths, counts[:, : len(column)], columns)
+    return Lexicon(codes, letters, encoded, lengths, counts, columns)
 
 
 def lexicon_for(variant: Variant, dictionary: Dictionary) -> Lexicon:
@@ -175,9 +172,9 @@ def _cross_letters(
 def _slots(
     tiles: list[str | None], anchors: list[bool], cross: list[str | None], rack_size: int
 ) -> list[tuple[int, int, re.Pattern[str]]]:
-    """Every run of squares of a line a word may fill: its start, length and a pattern of its squares
-    (a fixed tile, or the letters the cross-word allows), with the squares either side empty,
-    1 to `rack_size` empty squares and an anchor among them."""
+    """Every run of squares of a line a word may fill: its start, its length and a pattern of
+    its squares (a fixed tile, or the letters the cross-word allows), with the squares either
+    side empty, 1 to `rack_size` empty squares and an anchor among them."""
     width = len(tiles)
     slots = []
     for start in range(width):
@@ -271,12 +268,8 @@ def legal_moves(
                     )
                     key = frozenset(placements)
                     if key not in found:
-                        found[key] = score_play(board, sorted(placements, key=_square), variant)
+                        found[key] = score_play(board, placements, variant)
     return sorted(found.values(), key=lambda p: (-p.score, p.position, p.word))
-
-
-def _square(placement: Placement) -> tuple[int, int]:
-    return placement.square
 
 
 def self_play(
@@ -315,12 +308,14 @@ def self_play(
             if not rack:
                 break
         elif state.bag_size >= variant.exchange_min_bag:
-            # Draw first, then put the old tiles back (RULES.md §3).
-            returned = list(rack)
-            rack[:] = [bag.pop() for _ in returned]
+            # The blanks are kept; the others are put back after drawing as many (RULES.md §3).
+            returned = [letter for letter in rack if letter != UNKNOWN_BLANK]
+            held = spell(rack)
+            drawn = [bag.pop() for _ in returned]
+            rack[:] = [UNKNOWN_BLANK] * (len(rack) - len(returned)) + drawn
             bag.extend(returned)
             rng.shuffle(bag)
-            game = game.apply(Exchange(player, spell(returned), rack=spell(returned)))
+            game = game.apply(Exchange(player, spell(returned), rack=held))
         else:
             game = game.apply(Pass(player, spell(rack)))
     return game.apply(EndOfGame(tuple(spell(rack) for rack in racks)))
