@@ -67,6 +67,7 @@ from scorer.game import (
     game_from_gcg,
 )
 from scorer.gcg import GcgError, infer_variant, read_gcg_file
+from scorer.notation import split_tiles
 from scorer.sheet import sheet_dict
 from scorer.variant import load_variant
 from server.app import create_app
@@ -242,6 +243,8 @@ class Player:
         """Answer a `needs_review` from the truth until the turn is committed; None when the
         players give up on the photo (it is then rejected)."""
         self.tally.reviews += 1
+        # One token per square: a Spanish CH tile is `[CH]` in the rows' text.
+        squares = [split_tiles(row) for row in truth.rows]
         before: list[str] = []
         for _ in range(MAX_ROUNDS):
             if turn["status"] == "committed":
@@ -254,10 +257,10 @@ class Player:
                 # every square of the board as read that is wrong (the page lets them).
                 if asked:
                     self.tally.notes.append(f"{where}: asked {', '.join(questions)} again")
-                read = turn["board"]
+                read = [split_tiles(row) for row in turn["board"]]
                 asked = [
                     {"square": square_name(r, c), "row": r, "col": c}
-                    for r, row in enumerate(truth.rows)
+                    for r, row in enumerate(squares)
                     for c, ch in enumerate(row)
                     if read[r][c] != ch and not (ch.islower() and read[r][c] == "?")
                 ]
@@ -275,13 +278,13 @@ class Player:
                     f"{where}: {turn['message'][:90]}; asked "
                     + ", ".join(
                         f"{c['square']} {'/'.join(c.get('candidates') or [])}"
-                        f"={truth.rows[c['row']][c['col']]}"
+                        f"={squares[c['row']][c['col']]}"
                         for c in asked
                     )
                 )
             blanks = []
             for cell in asked:
-                ch = truth.rows[cell["row"]][cell["col"]]
+                ch = squares[cell["row"]][cell["col"]]
                 if ch.islower():
                     blanks.append((cell["square"], ch))
                 else:
