@@ -4,7 +4,7 @@ no question at all, the questions asked (reviews and the answers sent), retakes,
 moves typed, turns lost (the game could not go on, and why) and turns recorded wrongly.
 
     python benchmarks/bench_players.py [--games 6] [--first K] [--seed 7] [--size 1600x1200]
-        [--styles heldout|calibrated|random] [--questions] [--shared ../shared]
+        [--styles heldout|calibrated|random] [--questions] [--shared ../shared] [--variant de]
 
 Each recorded game of ``../shared/gcg`` (10 plays or more) is played on the FastAPI app in-process
 (TestClient, a temporary SQLite database, the real vision pipeline). One board style per game:
@@ -22,6 +22,10 @@ board after every turn, each photo a new pose and light; and they:
   five-point challenge and the racks left at the end through their endpoints;
 - when a committed move differs from the record (tiles or score), undo it and type it, so that
   one misread does not spoil the rest of the game; it still counts as recorded wrongly.
+
+With `--variant NAME` (de, fr, es, pl, en: a variant with a word list) the games are not the
+recorded ones but `--games` games of that variant played by `training.self_play` from the seeds
+`--seed`·1000 + `--first` + k, the same players, styles and printout.
 
 A turn that cannot be recorded at all stops its game (a lost turn, with the reason); the
 benchmark goes on to the next game. At the end the service's sheet is compared with the record's.
@@ -63,11 +67,13 @@ from scorer.game import (
     game_from_gcg,
 )
 from scorer.gcg import GcgError, infer_variant, read_gcg_file
+from scorer.notation import split_tiles
 from scorer.sheet import sheet_dict
 from scorer.variant import load_variant
 from server.app import create_app
 from training.photo_games import edition_style, phone_pose, photo_rows
 from training.render import Style, heldout_edition, random_style, render_board_photo
+from training.self_play import self_play
 
 PHOTOGRAPHED = (Play, Pass, Exchange, ChallengeWithdrawn)
 # Rounds of answers to one photo's questions before the players give up on it and type the move.
@@ -237,6 +243,8 @@ class Player:
         """Answer a `needs_review` from the truth until the turn is committed; None when the
         players give up on the photo (it is then rejected)."""
         self.tally.reviews += 1
+        # One token per square: a Spanish CH tile is `[CH]` in the rows' text.
+        squares = [split_tiles(row) for row in truth.rows]
         before: list[str] = []
         for _ in range(MAX_ROUNDS):
             if turn["status"] == "committed":
@@ -249,10 +257,10 @@ class Player:
                 # every square of the board as read that is wrong (the page lets them).
                 if asked:
                     self.tally.notes.append(f"{where}: asked {', '.join(questions)} again")
-                read = turn["board"]
+                read = [split_tiles(row) for row in turn["board"]]
                 asked = [
                     {"square": square_name(r, c), "row": r, "col": c}
-                    for r, row in enumerate(truth.rows)
+                    for r, row in enumerate(squares)
                     for c, ch in enumerate(row)
                     if read[r][c] != ch and not (ch.islower() and read[r][c] == "?")
                 ]
@@ -270,13 +278,13 @@ class Player:
                     f"{where}: {turn['message'][:90]}; asked "
                     + ", ".join(
                         f"{c['square']} {'/'.join(c.get('candidates') or [])}"
-                        f"={truth.rows[c['row']][c['col']]}"
+                        f"={squares[c['row']][c['col']]}"
                         for c in asked
                     )
                 )
             blanks = []
             for cell in asked:
-                ch = truth.rows[cell["row"]][cell["col"]]
+                ch = squares[cell["row"]][cell["col"]]
                 if ch.islower():
                     blanks.append((cell["square"], ch))
                 else:
@@ -471,12 +479,21 @@ def main() -> int:
     parser.add_argument(
         "--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared"
     )
+    parser.add_argument(
+        "--variant", help="self-played games of this variant instead of the recorded ones"
+    )
     args = parser.parse_args()
-    games = shared_games(args.shared)
-    if games is None:
-        return 2
+    if args.variant:
+        variant = load_variant(args.variant)
+        seeds = range(args.seed * 1000 + args.first, args.seed * 1000 + args.first + args.games)
+        chosen = [(f"self-play {variant.name} seed {s}", self_play(variant, s)) for s in seeds]
+    else:
+        games = shared_games(args.shared)
+        if games is None:
+            return 2
+        recorded = games[args.first : args.first + args.games]
+        chosen = [(f"{path.parent.name}/{path.name}", game) for path, game in recorded]
     size = photo_size(args.size)
-    chosen = games[args.first : args.first + args.games]
     total = Tally()
     sheets_right = 0
     start = time.perf_counter()
@@ -484,7 +501,7 @@ def main() -> int:
         # No overlays: a phone draws them for the players; they change no answer.
         app = create_app(data_dir=data_dir, overlay=lambda data, reading: b"")
         with TestClient(app) as client:
-            for number, (path, game) in enumerate(chosen):
+            for number, (name, game) in enumerate(chosen):
                 seed = args.seed * 1000 + args.first + number
                 rng = np.random.default_rng(seed)
                 style = _style(args.styles, rng, game.variant.name)
@@ -498,7 +515,6 @@ def main() -> int:
                     lost = str(exc)
                     player.tally.lost += 1
                 tally = player.tally
-                name = f"{path.parent.name}/{path.name}"
                 print(f"{name} ({game.variant.name}, style {style.name}): {tally.line()}")
                 for note in tally.notes:
                     print(f"  {note}")

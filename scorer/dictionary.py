@@ -349,13 +349,20 @@ class WordListDictionary(Dictionary):
         words = _read_word_list(self.path.resolve(), stamp, self._multi)
         return frozenset(w.translate(self._table) for w in words) if self._table else words
 
+    def words(self) -> frozenset[str]:
+        """Every word the list holds, upper case, in tile notation (`[CH]ICO`), equivalent
+        letters as their group's first; empty without a list."""
+        if self.path is None:
+            return frozenset()
+        if self._words is None:
+            self._words = self._load()
+        return self._words
+
     def check(self, word: str) -> WordVerdict:
         """Valid when the list holds `word` (case-insensitive); not checked without a list."""
         if self.path is None:
             return WordVerdict(word, Verdict.NOT_CHECKED, "no word list given: words not checked")
-        if self._words is None:
-            self._words = self._load()
-        if self._key(word) in self._words:
+        if self._key(word) in self.words():
             return WordVerdict(word, Verdict.VALID, f"in {self.label}")
         return WordVerdict(word, Verdict.INVALID, f"not in {self.label}")
 

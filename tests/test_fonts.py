@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from PIL import ImageFont
 
+from scorer.variant import load_variant, variant_names
 from training import fonts, render
 
 
@@ -71,3 +72,20 @@ def test_the_same_seed_draws_the_same_photo() -> None:
     second, corners_b, _ = render.render_board_photo(rows, "ru", seed=5, size=(480, 360))
     assert np.array_equal(first, second)
     assert np.array_equal(corners_a, corners_b)
+
+
+def test_every_face_draws_every_letter_of_every_variant() -> None:
+    """Ä, Ñ, Ł, Ґ… are glyphs of each listed face, not its missing-glyph box (a [CH] tile is
+    drawn as its two letters)."""
+    letters = sorted(
+        {ch for name in variant_names() for t in load_variant(name).alphabet for ch in t}
+    )
+    for face in fonts.FACES:
+        font = ImageFont.truetype(face.path, 40)
+
+        def drawn(ch: str, font: ImageFont.FreeTypeFont = font) -> tuple:
+            mask = font.getmask(ch)
+            return mask.size, bytes(mask)
+
+        missing = {drawn("\ue123"), drawn("\u0378")}  # a private-use and an unassigned point
+        assert [ch for ch in letters if drawn(ch) in missing] == [], face.path
