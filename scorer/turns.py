@@ -116,29 +116,24 @@ def turn_from_board(game: Game, board: Board, dictionary: Dictionary | None) -> 
     return turn_from_reading(game, certain_reading(board), dictionary)
 
 
-def corrected_turn(
-    game: Game,
-    reading: Reading,
-    dictionary: Dictionary | None,
-    answered: frozenset[Square] = frozenset(),
-) -> Turn:
-    """The turn after a person corrected some squares of a photo under review (`answered`: the
-    squares this correction set).
-
-    Every square the person did not touch is then taken as read, so a word the dictionary lacks
-    is likelier a tile read as an empty square (OOZ for OOZE) than a phony: such a play is shown
-    for confirmation, with the squares just past the ends of its unknown words, instead of being
-    recorded at once. A play with only known words is recorded as before, and so is one whose
-    squares past the ends the person has just said are empty: asking them again would only ask
-    what they answered.
-    """
-    turn = turn_from_reading(game, reading, dictionary)
-    play = turn.result.play
-    if turn.event is None or play is None or not turn.result.invalid_words:
+def phonies_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> Turn:
+    """`turn`, but a play it would record with words the dictionary lacks is sent for review
+    instead, to be confirmed or corrected: on a board the reader has never seen, a letter read
+    wrongly with confidence (an Ä read as X: PRXMIE) or a tile read as an empty square (OOZ for
+    OOZE) makes such a word far more often than players lay a phony. The review asks the squares
+    just past the ends of each unknown word and its new tiles, but for those in `answered` (the
+    squares the players set while reviewing this photo); once they have answered them all, the
+    play is recorded, flagged, a phony the others may challenge. A typed move is not asked: the
+    person typed it."""
+    play, board = turn.result.play, turn.result.board
+    if not isinstance(turn.event, Play) or play is None or board is None:
         return turn
-    board = game.state.board.place({p.square: p.tile for p in play.placements})
+    if not turn.result.invalid_words:
+        return turn
     unknown = set(turn.result.invalid_words)
-    ends = []
+    new = {p.square: p.tile.char for p in play.placements}
+    ends: list[Square] = []
+    letters: list[Square] = []
     for word in play.words:
         if word.word not in unknown:
             continue
@@ -146,15 +141,34 @@ def corrected_turn(
         before = (word.row - dr, word.col - dc)
         after = (word.row + dr * word.length, word.col + dc * word.length)
         ends += [s for s in (before, after) if board.in_bounds(*s) and board.get(*s) is None]
-    if set(ends) <= answered:
+        squares = [(word.row + dr * i, word.col + dc * i) for i in range(word.length)]
+        letters += [s for s in squares if s in new]
+    asked = [s for s in dict.fromkeys(ends + letters) if s not in answered]
+    if not asked:
         return turn
     listed = ", ".join(turn.result.invalid_words)
-    why = f"not in the dictionary: {listed}: a tile read as an empty square? confirm or correct"
-    cells = tuple(UncertainCell(s, (EMPTY,), why) for s in dict.fromkeys(ends))
+    why = (
+        f"not in the dictionary: {listed}: a letter misread or a tile read as an empty square? "
+        "correct it, or confirm the move (a phony the others may challenge)"
+    )
+    cells = tuple(UncertainCell(s, (new.get(s, EMPTY),), why) for s in asked)
     result = dataclasses.replace(
         turn.result, status=TurnStatus.NEEDS_REVIEW, message=why, uncertain=cells
     )
-    return Turn(result, None)
+    return Turn(result, None, proposed=turn.event)
+
+
+def corrected_turn(
+    game: Game,
+    reading: Reading,
+    dictionary: Dictionary | None,
+    answered: frozenset[Square] = frozenset(),
+) -> Turn:
+    """The turn after a person corrected some squares of a photo under review (`answered`: the
+    squares set while reviewing it). Every square the person did not touch is then taken as
+    read; a play with words the dictionary lacks is asked about (`phonies_confirmed`) until the
+    person has answered its doubtful squares."""
+    return phonies_confirmed(turn_from_reading(game, reading, dictionary), answered)
 
 
 def turn_from_move(game: Game, position: str, word: str, dictionary: Dictionary | None) -> Turn:

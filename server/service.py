@@ -42,7 +42,14 @@ from scorer.notation import split_tiles, tile_text, unbracket
 from scorer.sheet import sheet_dict
 from scorer.table_camera import CameraConfig, CameraState, FrameLook, FrameStatus, settled, step
 from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, certain_reading
-from scorer.turns import Turn, corrected_turn, passes_confirmed, turn_from_move, turn_from_reading
+from scorer.turns import (
+    Turn,
+    corrected_turn,
+    passes_confirmed,
+    phonies_confirmed,
+    turn_from_move,
+    turn_from_reading,
+)
 from scorer.variant import (
     Variant,
     VariantError,
@@ -621,7 +628,7 @@ class GameService:
                 return replayed
             game = self._require_open(tx, record)
             turn, answers, reading = self._tracked(tx, record, game, reading)
-            turn = passes_confirmed(turn)
+            turn = passes_confirmed(phonies_confirmed(turn))
             if turn.result.status is TurnStatus.REJECTED:
                 response = {"status": "rejected", "message": turn.result.message}
                 tx.add_turn(
@@ -689,10 +696,12 @@ class GameService:
         existing: bool = False,
         photo: bool = True,
         answers: list[str] | None = None,
+        answered: list[tuple[int, int]] | None = None,
     ) -> dict[str, Any]:
         """Commit a tracked turn or keep it pending; returns TURN and stores it with the turn
         (`sha` "" and no `photo` for a typed move). `answers`: the squares the players answered
-        were empty so far (`vision.answers`), kept with the turn for the next photo."""
+        were empty so far (`vision.answers`), kept with the turn for the next photo; `answered`:
+        the squares set while reviewing this photo (`scorer.turns.phonies_confirmed`)."""
         result = turn.result
         seq = None
         if turn.event is not None:
@@ -731,6 +740,7 @@ class GameService:
             else None,
             "gone": sorted(result.gone),
             "empty_answers": _still_empty(answers or [], board),
+            "answered": [list(square) for square in answered or []],
         }
         if existing:
             tx.update_turn(turn_id, status, seq, state)
@@ -974,8 +984,10 @@ class GameService:
                 if (cell["row"], cell["col"]) not in changes
             ]
             reading = _reviewed_reading(board, uncertain)
+            # What the players set while reviewing this photo, this correction and earlier ones.
+            answered = {(r, c) for r, c in pending.state.get("answered", [])} | set(changes)
             turn = corrected_turn(
-                game, reading, self._dictionary(record, game.variant), frozenset(changes)
+                game, reading, self._dictionary(record, game.variant), frozenset(answered)
             )
             if turn.result.status is TurnStatus.REJECTED:
                 raise ServiceError("illegal_play", turn.result.message)
@@ -990,6 +1002,7 @@ class GameService:
                 pending.photo_sha,
                 existing=True,
                 answers=answers,
+                answered=sorted(answered),
             )
 
     def choose_blank(self, game_id: str, square: str, letter: str) -> dict[str, Any]:

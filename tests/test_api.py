@@ -371,10 +371,19 @@ def test_the_squares_past_an_unknown_word_answered_empty_record_it(api: Api) -> 
     assert answered["status"] == "committed" and answered["move"]["word"] == "CATX", answered
 
 
-def test_word_not_in_the_list_is_recorded_and_flagged(api: Api) -> None:
+def test_word_not_in_the_list_is_asked_then_recorded_and_flagged(api: Api) -> None:
+    # Read with certainty, TAC is not in the list: on a board the reader never saw, a letter
+    # read wrongly makes such a word more often than a phony does, so the move is shown to
+    # confirm, with its new tiles and the squares past its ends, before anything is recorded.
     turn = api.photo(photo(1), reading({7: ".......TAC....."})).json()
-    assert turn["status"] == "committed" and turn["invalid_words"] == ["TAC"]
+    assert turn["status"] == "needs_review" and turn["invalid_words"] == ["TAC"]
+    assert "not in the dictionary: TAC" in turn["message"]
+    assert [c["square"] for c in turn["uncertain"]] == ["G8", "K8", "H8", "I8", "J8"]
     assert turn["move"]["word"] == "TAC" and turn["move"]["score"] == 10
+    assert turn["game"]["totals"] == {"Ann": 0, "Bob": 0}
+    # The players say it is what was played: a phony, recorded and flagged.
+    turn = api.post("/review/confirm").json()
+    assert turn["status"] == "committed" and turn["move"]["word"] == "TAC"
     assert turn["game"]["totals"] == {"Ann": 10, "Bob": 0} and turn["game"]["pending"] is None
     # The others challenge it: the dictionary decides, and the play comes off.
     challenged = api.post("/challenge", json={"challenger": "Bob", "valid": None}).json()
@@ -539,6 +548,7 @@ def test_challenge(api: Api, valid: bool | None, kinds: list[str], totals: dict)
 
 def test_challenge_decided_by_the_dictionary(api: Api) -> None:
     api.photo(photo(1), reading({7: ".......TAC....."}))
+    api.post("/review/confirm")  # a phony the players confirm they saw played
     game = api.post("/challenge", json={"challenger": "Bob"}).json()
     assert game["moves"][-1]["kind"] == "withdrawn" and game["totals"]["Ann"] == 0
 

@@ -285,11 +285,16 @@ def test_short_game_on_the_phone_page(
     expect(page.locator("#result-text")).to_contain_text("Ann: I8 ТоК — 4 points")
     expect(page.locator("#board .cell[data-square=I9]")).to_have_text("О")
 
-    # Turn 4: КОТЖЖ, read with certainty, is not in the dictionary: the play stands (the board
-    # shows it) and the page suggests a challenge.
+    # Turn 4: КОТЖЖ, read with certainty, is not in the dictionary: the move is shown with its
+    # new tiles and the squares past its ends marked; confirmed, the play stands and the page
+    # suggests a challenge.
     board = board_with([(7, 6, True, "КОТЖЖ"), whale, (7, 8, False, "ТоК")])
     page.set_input_files("#photo", str(camera.photo(tmp_path, "4.png", certain_reading(board))))
     expect(page.locator("#result-text")).to_contain_text("Бора: 8G КОТЖЖ — 15 points")
+    expect(page.locator("#board .cell.uncertain")).to_have_count(4)
+    expect(page.locator("#review")).to_be_visible()
+    assert totals(page) == {"Ann": "9", "Бора": "6"}
+    page.click("#confirm")
     expect(page.locator("#result-text")).to_contain_text(
         "Not in the dictionary: КОТЖЖ. Challenge it?"
     )
