@@ -41,7 +41,14 @@ from scorer.notation import split_tiles, tile_text, unbracket
 from scorer.sheet import sheet_dict
 from scorer.table_camera import CameraConfig, CameraState, FrameLook, FrameStatus, settled, step
 from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, certain_reading
-from scorer.turns import Turn, corrected_turn, passes_confirmed, turn_from_move, turn_from_reading
+from scorer.turns import (
+    Turn,
+    corrected_turn,
+    passes_confirmed,
+    turn_from_move,
+    turn_from_reading,
+    withdrawals_confirmed,
+)
 from scorer.variant import (
     Variant,
     VariantError,
@@ -802,7 +809,8 @@ class GameService:
         tiles (hidden: read again once something moves), or one without a play where no square
         that looked changed is read as gained or lost or is in doubt (a premium square that might
         be a blank, asked after every hand that passed over it otherwise; glare): both answer as
-        the camera sees it."""
+        the camera sees it. The last play's tiles gone is a withdrawal to confirm, never recorded
+        silently (`scorer.turns.withdrawals_confirmed`)."""
         game_id = record.id
         variant = self._variant(record)
         try:
@@ -828,6 +836,7 @@ class GameService:
                 return {**pending.response, "game": self._game_json(tx, record)}
             game = self._require_open(tx, record)
             turn, answers, reading = self._tracked(tx, record, game, reading)
+            turn = withdrawals_confirmed(turn)
             result = turn.result
             unchanged = result.status is TurnStatus.COMMITTED and (
                 turn.event is None or result.kind is ChangeKind.UNCHANGED

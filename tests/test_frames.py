@@ -1,8 +1,9 @@
 """The table camera end to end: rendered frame sequences (`training.table_frames`) posted to
 `POST /api/games/{id}/frames` on the app with the real vision pipeline and a clock that moves a
 second per frame. A hand coming in, tiles laid one by one, the hand leaving, glare, the phone
-nudged, a pass and a withdrawn play: each turn is made exactly once, on the right frame, and
-nothing else makes one; the same frame twice and a second phone on the game make no second turn."""
+nudged, a pass and a withdrawn play (asked, confirmed on the page): each turn is made exactly
+once, on the right frame, and nothing else makes one; the same frame twice and a second phone on
+the game make no second turn."""
 
 from __future__ import annotations
 
@@ -89,6 +90,7 @@ def test_a_short_game_makes_each_turn_once(table) -> None:
         for i, s in enumerate(shots)
     ]  # fmt: skip
     made: list[tuple[int, int]] = []  # (event index, frames after the hand left)
+    withdrawn: list[str] = []
     due = None
     for number, shot in enumerate(shots):
         for event in shot.before:
@@ -105,9 +107,18 @@ def test_a_short_game_makes_each_turn_once(table) -> None:
             # The same frame sent again (a retry) is the same answer, not a second turn.
             again = post_frame(client, game_id, auth, data)
             assert again["turn_id"] == answer["turn_id"]
-            if answer["status"] == "needs_review":
+            if isinstance(game.events[due[0]], ChallengeWithdrawn):
+                # The last play's tiles gone from view: asked, never recorded silently.
+                assert answer["status"] == "needs_review"
+                assert answer["move"]["kind"] == "withdrawn"
+                assert answer["move"]["word"] == game.events[due[0] - 1].play.word
+                withdrawn.append(answer["turn_id"])
+                confirmed = client.post(f"/api/games/{game_id}/review/confirm", headers=auth)
+                assert confirmed.json()["status"] == "committed", confirmed.text
+            elif answer["status"] == "needs_review":
                 truth = Game(game.variant, game.players, game.events[: due[0] + 1]).state.board
                 answer_from_truth(client, game_id, auth, answer, truth)
+    assert len(withdrawn) == 1
     want = [i for i, e in enumerate(game.events) if isinstance(e, Play | ChallengeWithdrawn)]
     assert [index for index, _ in made] == want
     assert all(late <= 3 for _, late in made)  # within 3 s of the hand leaving
