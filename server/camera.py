@@ -1,0 +1,221 @@
+"""The table camera's part of the service: frames from a phone on a stand (`POST
+/api/games/{id}/frames`, DESIGN.md §6) turned into turns. Each frame is looked at
+(`vision.frames.FrameLooker`: which squares moved, which differ from the settled board), the
+state machine (`scorer.table_camera`) says whether the board held still long enough, and a frame
+that did is read and tracked as the next turn through the `GameService`, as a photo is, under the
+game's lock.
+
+The cameras' streams are kept in memory, per process: after a restart a camera's first still
+frame is read once and tracked against the stored game, which makes no turn of a board it
+already knows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import logging
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from scorer.move import ChangeKind
+from scorer.table_camera import CameraConfig, CameraState, FrameLook, FrameStatus, settled, step
+from scorer.tracking import TurnStatus
+from scorer.turns import withdrawals_confirmed
+from scorer.variant import Variant
+from server.service import PHOTO_CODES, GameService, ServiceError, check_photo
+from server.storage import GameRecord
+from vision.decode import PhotoError
+from vision.frames import FrameLooker, FrameView, board_squares
+
+log = logging.getLogger("scorekeeper.server")
+
+# Table cameras kept in memory (each holds a few small arrays): the least recently seen go first.
+MAX_CAMERAS = 256
+
+_FRAME_MESSAGES = {
+    FrameStatus.NO_BOARD: "no board in the frame",
+    FrameStatus.BUSY: "something moves over the board",
+    FrameStatus.UNCHANGED: "the board is as the last turn left it",
+    FrameStatus.SETTLING: "the board changed: waiting for it to hold still",
+    FrameStatus.READ: "the board held still: reading it",
+}
+
+
+@dataclasses.dataclass
+class _Camera:
+    """One phone streaming one game: what it saw (`FrameLooker`), where its stream stands, and its
+    last frame's bytes and answer (the same frame sent again gets the same answer)."""
+
+    looker: FrameLooker
+    state: CameraState = dataclasses.field(default_factory=CameraState)
+    lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
+    last_sha: str = ""
+    last_answer: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+class TableCameras:
+    """The table cameras of a `GameService`'s games: one stream per game and phone, the least
+    recently seen forgotten first. `clock` times the frames; `camera` sets the state machine's
+    `CameraConfig` (`still_frames`, `still_seconds`)."""
+
+    def __init__(
+        self,
+        service: GameService,
+        clock: Callable[[], float] = time.monotonic,
+        camera: dict[str, float] | None = None,
+    ) -> None:
+        self.service = service
+        self.clock = clock
+        self.camera_options = dict(camera or {})
+        self._cameras: OrderedDict[tuple[str, str], _Camera] = OrderedDict()
+        self._cameras_lock = threading.Lock()
+
+    def _camera(self, game_id: str, camera_id: str, variant: Variant) -> _Camera:
+        """This phone's stream of this game, made on its first frame."""
+        with self._cameras_lock:
+            key = (game_id, camera_id)
+            camera = self._cameras.get(key)
+            if camera is None:
+                above = self._camera_config(variant).max_changed
+                camera = self._cameras[key] = _Camera(FrameLooker(variant, above))
+                while len(self._cameras) > MAX_CAMERAS:
+                    self._cameras.popitem(last=False)
+            self._cameras.move_to_end(key)
+            return camera
+
+    def _camera_config(self, variant: Variant) -> CameraConfig:
+        return CameraConfig.for_rack(variant.rack_size, **self.camera_options)
+
+    def post_frame(self, game_id: str, data: bytes, camera_id: str = "") -> dict[str, Any]:
+        """One frame of a table camera (a phone on a stand; `camera_id` tells two phones on one
+        game apart): FRAME, `no_board`, `busy`, `unchanged` or `settling`, or, when a changed board
+        has held still, the turn read from it, as a photo turn's answer. The frame that makes a
+        turn is kept as its photo; no other frame is stored."""
+        sha = hashlib.sha256(data).hexdigest()
+        with self.service.store.transaction() as tx:
+            record = self.service.record(tx, game_id)
+            replayed = self.service.replay(tx, game_id, sha, None)
+            if replayed is not None:
+                return replayed
+            pending = tx.pending_turn(game_id)
+            if pending is not None:
+                # The review is answered first (on any phone joined to the game).
+                return {**pending.response, "game": self.service.game_json(tx, record)}
+            events = len(tx.events(game_id))
+        check_photo(data, self.service.max_pixels)
+        variant = self.service.variant_of(record)
+        camera = self._camera(game_id, camera_id, variant)
+        with camera.lock:
+            if sha == camera.last_sha:
+                return camera.last_answer
+            try:
+                view = camera.looker.look(data)
+            except PhotoError as exc:
+                raise ServiceError(PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
+            look = FrameLook(view.found, view.moving, view.changed, self.clock(), view.edge)
+            camera.state, status = step(camera.state, look, self._camera_config(variant))
+            message = _FRAME_MESSAGES[status]
+            if status is FrameStatus.BUSY and not view.moving:
+                message = "more of the board changed than a move changes: something lies on it"
+            answer: dict[str, Any] = {
+                "status": status.value,
+                "message": message,
+                "corners": view.corners,
+                "changed": sorted([r, c] for r, c in view.changed or ()),
+                "events": events,
+            }
+            if status is FrameStatus.READ:
+                answer = self._frame_turn(record, data, sha, view, camera, answer)
+            camera.last_sha, camera.last_answer = sha, answer
+            return answer
+
+    def _frame_turn(
+        self,
+        record: GameRecord,
+        data: bytes,
+        sha: str,
+        view: FrameView,
+        camera: _Camera,
+        answer: dict[str, Any],
+    ) -> dict[str, Any]:
+        """Read a frame that held still and track it as the next turn, as a photo is.
+
+        A board that shows no change makes no turn (a camera cannot see a pass: the page's button
+        says it), and neither does a review without a play whose doubtful squares are all known
+        tiles (hidden: read again once something moves), or one without a play where no square
+        that looked changed is read as gained or lost or is in doubt (a premium square that might
+        be a blank, asked after every hand that passed over it otherwise; glare): both answer as
+        the camera sees it. The last play's tiles gone is a withdrawal to confirm, never recorded
+        silently (`scorer.turns.withdrawals_confirmed`)."""
+        game_id = record.id
+        variant = self.service.variant_of(record)
+        try:
+            try:
+                reading = self.service.read(data, variant, view.corners)
+            except ServiceError as exc:
+                if exc.code != "bad_corners":
+                    raise
+                reading = self.service.read(data, variant, None)
+        except ServiceError as exc:
+            return {**answer, "status": "busy", "message": f"the board could not be read: {exc}"}
+        turn_id = secrets.token_hex(6)
+        with self.service.store.transaction(lock_game=game_id) as tx:
+            record = self.service.record(tx, game_id)
+            replayed = self.service.replay(tx, game_id, sha, None)
+            pending = tx.pending_turn(game_id)
+            if replayed is not None or pending is not None:
+                # Another phone made this turn, or one is under review: read again once it is not.
+                camera.state = settled(camera.state)
+                if replayed is not None:
+                    return replayed
+                assert pending is not None
+                return {**pending.response, "game": self.service.game_json(tx, record)}
+            game = self.service.require_open(tx, record)
+            turn, answers, reading = self.service.tracked(tx, record, game, reading)
+            turn = withdrawals_confirmed(turn)
+            result = turn.result
+            unchanged = result.status is TurnStatus.COMMITTED and (
+                turn.event is None or result.kind is ChangeKind.UNCHANGED
+            )
+            known = game.state.board
+            doubts = [cell.square for cell in result.uncertain]
+            hidden = result.play is None and all(known.get(*s) is not None for s in doubts)
+            turns = int(getattr(reading, "rotation", 0))
+            seen = (known.width, known.height) if turns % 2 else (known.height, known.width)
+            looked = board_squares(view.changed or frozenset(), turns, seen)
+            read = result.read_board
+            seen_new = read is not None and any(
+                read.in_bounds(*s) and (read.get(*s) is None) != (known.get(*s) is None)
+                for s in looked
+            )
+            unchanged = unchanged or (
+                result.status is TurnStatus.NEEDS_REVIEW
+                and result.play is None
+                and not hidden
+                and not seen_new
+                and not any(s in looked for s in doubts)
+            )
+            if unchanged:
+                response = {**answer, "status": "unchanged", "message": "no move on the board"}
+            elif result.status is TurnStatus.REJECTED or (
+                result.status is TurnStatus.NEEDS_REVIEW and hidden
+            ):
+                return {**answer, "status": "busy", "message": result.message}
+            else:
+                self.service.store.save_photo(data)
+                response = self.service.settle(
+                    tx, record, game, turn, turn_id, sha, answers=answers
+                )
+        camera.looker.settle()
+        camera.state = settled(camera.state)
+        if response["status"] != "unchanged" and self.service.overlay is not None:
+            try:
+                self.service.store.save_overlay(turn_id, self.service.overlay(data, reading))
+            except Exception:  # the turn is made: a missing overlay must not fail it
+                log.exception("overlay for turn %s failed", turn_id)
+        return {**answer, **response}
