@@ -170,7 +170,7 @@ def create_app(
     read_timeout_s: float = 60.0,
     max_body_bytes: int = MAX_BODY_BYTES,
     load_reader: Callable[[], PhotoReader] = pipeline_reader,
-    clock: Callable[[], float] = time.monotonic,
+    clock: Callable[[], float] = time.time,
     camera: dict[str, float] | None = None,
 ) -> FastAPI:
     """Build the app. `db_url`: a SQLite path or `postgresql://` URL (default: `data_dir`/

@@ -5,15 +5,17 @@ state machine (`scorer.table_camera`) says whether the board held still long eno
 that did is read and tracked as the next turn through the `GameService`, as a photo is, under the
 game's lock.
 
-The cameras' streams are kept in memory, per process: after a restart a camera's first still
-frame is read once and tracked against the stored game, which makes no turn of a board it
-already knows.
+Each camera's stream (the looker's arrays, the state machine's state, its last frame's answer)
+is kept in the store after every frame, so that any server process takes the next one: frames
+spread over `serve --workers N` make the reads one process would, and never a turn twice (the
+game's lock and the frame's hash see to that, as for photos).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import logging
 import secrets
 import threading
@@ -34,8 +36,11 @@ from vision.frames import FrameLooker, FrameView, board_squares
 
 log = logging.getLogger("scorekeeper.server")
 
-# Table cameras kept in memory (each holds a few small arrays): the least recently seen go first.
+# Cameras whose frames this process takes one at a time (each a lock): the least recently seen
+# go first (across processes, a stream's version keeps two frames from both making it).
 MAX_CAMERAS = 256
+# Tries at a frame whose camera's stream another process moved on meanwhile.
+TRIES = 3
 
 _FRAME_MESSAGES = {
     FrameStatus.NO_BOARD: "no board in the frame",
@@ -48,45 +53,106 @@ _FRAME_MESSAGES = {
 
 @dataclasses.dataclass
 class _Camera:
-    """One phone streaming one game: what it saw (`FrameLooker`), where its stream stands, and its
-    last frame's bytes and answer (the same frame sent again gets the same answer)."""
+    """One phone streaming one game: what it saw (`FrameLooker`), where its stream stands, its
+    last frame's bytes and answer (the same frame sent again gets the same answer), and the
+    version of it the store keeps (0: none yet)."""
 
     looker: FrameLooker
     state: CameraState = dataclasses.field(default_factory=CameraState)
-    lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
     last_sha: str = ""
     last_answer: dict[str, Any] = dataclasses.field(default_factory=dict)
+    version: int = 0
+
+    def dump(self) -> bytes:
+        """The stream as the store keeps it: a JSON header (its length first), then the
+        looker's arrays."""
+        header = json.dumps(
+            {
+                "state": dataclasses.asdict(self.state),
+                "last_sha": self.last_sha,
+                "last_answer": self.last_answer,
+            }
+        ).encode()
+        return len(header).to_bytes(4, "big") + header + self.looker.dump()
+
+    @classmethod
+    def restore(cls, variant: Variant, refind_above: int, data: bytes, version: int) -> _Camera:
+        """The stream `dump` gave `data` of (ValueError for bytes that are not one)."""
+        size = int.from_bytes(data[:4], "big")
+        try:
+            header = json.loads(data[4 : 4 + size])
+            state = CameraState(**header["state"])
+        except (KeyError, TypeError, UnicodeDecodeError) as exc:
+            raise ValueError(f"not a camera stream: {exc}") from exc
+        looker = FrameLooker.restore(variant, refind_above, data[4 + size :])
+        return cls(looker, state, header["last_sha"], header["last_answer"], version)
 
 
 class TableCameras:
-    """The table cameras of a `GameService`'s games: one stream per game and phone, the least
-    recently seen forgotten first. `clock` times the frames; `camera` sets the state machine's
-    `CameraConfig` (`still_frames`, `still_seconds`)."""
+    """The table cameras of a `GameService`'s games: one stream per game and phone, kept in the
+    game's store after each frame, so that frames spread over several server processes (`serve
+    --workers N`, or machines on one PostgreSQL) go on from the same stream and make no extra
+    reads. `clock` times the frames: the wall clock by default, the one clock all processes
+    share (a step of it makes at most one read a little early or late). `camera` sets the state
+    machine's `CameraConfig` (`still_frames`, `still_seconds`)."""
 
     def __init__(
         self,
         service: GameService,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
         camera: dict[str, float] | None = None,
     ) -> None:
         self.service = service
         self.clock = clock
         self.camera_options = dict(camera or {})
-        self._cameras: OrderedDict[tuple[str, str], _Camera] = OrderedDict()
-        self._cameras_lock = threading.Lock()
+        self._locks: OrderedDict[tuple[str, str], threading.Lock] = OrderedDict()
+        self._locks_lock = threading.Lock()
+        # This process's copy of each stream it kept last, used while the store's is that one.
+        self._streams: OrderedDict[tuple[str, str], _Camera] = OrderedDict()
 
-    def _camera(self, game_id: str, camera_id: str, variant: Variant) -> _Camera:
-        """This phone's stream of this game, made on its first frame."""
-        with self._cameras_lock:
+    def _lock(self, game_id: str, camera_id: str) -> threading.Lock:
+        """This process's lock of this phone's stream of this game."""
+        with self._locks_lock:
             key = (game_id, camera_id)
-            camera = self._cameras.get(key)
-            if camera is None:
-                above = self._camera_config(variant).max_changed
-                camera = self._cameras[key] = _Camera(FrameLooker(variant, above))
-                while len(self._cameras) > MAX_CAMERAS:
-                    self._cameras.popitem(last=False)
-            self._cameras.move_to_end(key)
-            return camera
+            lock = self._locks.get(key)
+            if lock is None:
+                lock = self._locks[key] = threading.Lock()
+                while len(self._locks) > MAX_CAMERAS:
+                    self._locks.popitem(last=False)
+            self._locks.move_to_end(key)
+            return lock
+
+    def _load(self, game_id: str, camera_id: str, variant: Variant) -> _Camera:
+        """This phone's stream of this game as the store keeps it (this process's copy when it
+        is the one kept, as when all frames come here), or a new one."""
+        key = (game_id, camera_id)
+        held = self._streams.pop(key, None)
+        with self.service.store.transaction() as tx:
+            kept = tx.camera_stream(game_id, camera_id, held.version if held else 0)
+        above = self._camera_config(variant).max_changed
+        if kept is None:
+            return _Camera(FrameLooker(variant, above))
+        version, data = kept
+        if data is None and held is not None:
+            return held
+        try:
+            return _Camera.restore(variant, above, data or b"", version)
+        except ValueError:
+            log.warning("camera %r of game %s: stream unreadable, begun again", camera_id, game_id)
+            return _Camera(FrameLooker(variant, above), version=version)
+
+    def _keep(self, game_id: str, camera_id: str, camera: _Camera) -> bool:
+        """Keep the stream in the store over the version it was loaded at; False when another
+        process kept one first (this copy is then dropped)."""
+        with self.service.store.transaction() as tx:
+            if not tx.save_camera_stream(game_id, camera_id, camera.version, camera.dump()):
+                return False
+        camera.version += 1
+        with self._locks_lock:
+            self._streams[game_id, camera_id] = camera
+            while len(self._streams) > MAX_CAMERAS:
+                self._streams.popitem(last=False)
+        return True
 
     def _camera_config(self, variant: Variant) -> CameraConfig:
         return CameraConfig.for_rack(variant.rack_size, **self.camera_options)
@@ -95,7 +161,7 @@ class TableCameras:
         """One frame of a table camera (a phone on a stand; `camera_id` tells two phones on one
         game apart): FRAME, `no_board`, `busy`, `unchanged` or `settling`, or, when a changed board
         has held still, the turn read from it, as a photo turn's answer. The frame that makes a
-        turn is kept as its photo; no other frame is stored."""
+        turn is kept as its photo; no other frame's bytes are stored, only the stream's state."""
         sha = hashlib.sha256(data).hexdigest()
         with self.service.store.transaction() as tx:
             record = self.service.record(tx, game_id)
@@ -109,30 +175,48 @@ class TableCameras:
             events = len(tx.events(game_id))
         check_photo(data, self.service.max_pixels)
         variant = self.service.variant_of(record)
-        camera = self._camera(game_id, camera_id, variant)
-        with camera.lock:
-            if sha == camera.last_sha:
-                return camera.last_answer
-            try:
-                view = camera.looker.look(data)
-            except PhotoError as exc:
-                raise ServiceError(PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
-            look = FrameLook(view.found, view.moving, view.changed, self.clock(), view.edge)
-            camera.state, status = step(camera.state, look, self._camera_config(variant))
-            message = _FRAME_MESSAGES[status]
-            if status is FrameStatus.BUSY and not view.moving:
-                message = "more of the board changed than a move changes: something lies on it"
-            answer: dict[str, Any] = {
-                "status": status.value,
-                "message": message,
-                "corners": view.corners,
-                "changed": sorted([r, c] for r, c in view.changed or ()),
-                "events": events,
-            }
-            if status is FrameStatus.READ:
-                answer = self._frame_turn(record, data, sha, view, camera, answer)
-            camera.last_sha, camera.last_answer = sha, answer
+        with self._lock(game_id, camera_id):
+            for _ in range(TRIES):
+                camera = self._load(game_id, camera_id, variant)
+                if sha == camera.last_sha:
+                    return camera.last_answer
+                answer = self._look(record, data, sha, camera, variant, events)
+                camera.last_sha, camera.last_answer = sha, answer
+                if self._keep(game_id, camera_id, camera):
+                    break
+                # Another process took a frame of this camera meanwhile: look again from there
+                # (a turn this frame made is then found made, never made twice).
             return answer
+
+    def _look(
+        self,
+        record: GameRecord,
+        data: bytes,
+        sha: str,
+        camera: _Camera,
+        variant: Variant,
+        events: int,
+    ) -> dict[str, Any]:
+        """Look at a frame, step the camera's state machine, and read the board if it says so."""
+        try:
+            view = camera.looker.look(data)
+        except PhotoError as exc:
+            raise ServiceError(PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
+        look = FrameLook(view.found, view.moving, view.changed, self.clock(), view.edge)
+        camera.state, status = step(camera.state, look, self._camera_config(variant))
+        message = _FRAME_MESSAGES[status]
+        if status is FrameStatus.BUSY and not view.moving:
+            message = "more of the board changed than a move changes: something lies on it"
+        answer: dict[str, Any] = {
+            "status": status.value,
+            "message": message,
+            "corners": view.corners,
+            "changed": sorted([r, c] for r, c in view.changed or ()),
+            "events": events,
+        }
+        if status is FrameStatus.READ:
+            answer = self._frame_turn(record, data, sha, view, camera, answer)
+        return answer
 
     def _frame_turn(
         self,

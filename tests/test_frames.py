@@ -18,7 +18,7 @@ from scorer.game import ChallengeWithdrawn, Game, Pass, Play, game_from_gcg
 from scorer.gcg import read_gcg_file
 from scorer.sheet import sheet_dict
 from scorer.variant import load_variant
-from server.app import create_app
+from server.app import create_app, pipeline_reader
 from training.photo_games import edition_style
 from training.table_frames import Glare, Shot, TableScene, game_script
 from vision.frames import board_squares
@@ -146,6 +146,47 @@ def test_two_phones_on_one_game_make_one_turn_of_a_move(table) -> None:
     assert len(turns) == 1
     sheet = client.get(f"/api/games/{game_id}").json()
     assert [m["word"] for m in sheet["moves"]] == [game.events[0].play.word]
+
+
+def test_frames_spread_over_two_processes_read_as_one_process_does(tmp_path: Path) -> None:
+    """`serve --workers 2`: one phone's frames taken in turn by two server processes (two apps on
+    one database) go on from the stream the store keeps, so they make the one turn of the move
+    with the reads one process makes, not a read of each process's own first still board."""
+    game = short_game()
+    first = Game(game.variant, game.players, game.events[:1])
+    scene = TableScene(game.variant, edition_style("en"), seed=31)
+    shots = list(game_script(first, scene, np.random.default_rng(6), glare=0.0, nudge=0.0))
+    frames = [scene.render(shot, number) for number, shot in enumerate(shots)]
+    reader = pipeline_reader()
+    reads: list[int] = []
+
+    def counted(data: bytes, variant, corners):
+        reads.append(1)
+        return reader(data, variant, corners)
+
+    def play(folder: Path, processes: int) -> tuple[int, list[str]]:
+        clock = Clock()
+        apps = [
+            create_app(data_dir=folder, reader=counted, overlay=lambda d, r: b"", clock=clock)
+            for _ in range(processes)
+        ]
+        with TestClient(apps[0]) as one, TestClient(apps[-1]) as other:
+            created = one.post("/api/games", json={"variant": "en", "players": ["A", "B"]})
+            body = created.json()
+            auth = {"Authorization": f"Bearer {body['token']}"}
+            reads.clear()
+            for number, data in enumerate(frames):
+                client = (one, other)[number % 2]
+                answer = post_frame(client, body["id"], auth, data)
+                if answer["status"] == "needs_review":
+                    answer_from_truth(client, body["id"], auth, answer, first.state.board)
+                clock.now += 1.0
+            moves = one.get(f"/api/games/{body['id']}").json()["moves"]
+        return len(reads), [m["word"] for m in moves]
+
+    alone = play(tmp_path / "one", 1)
+    assert alone[1] == [first.events[0].play.word]
+    assert play(tmp_path / "two", 2) == alone
 
 
 def test_frame_errors(table) -> None:
