@@ -76,7 +76,7 @@ class _Camera:
         return len(header).to_bytes(4, "big") + header + self.looker.dump()
 
     @classmethod
-    def restore(cls, variant: Variant, refind_above: int, data: bytes, version: int) -> _Camera:
+    def restore(cls, variant: Variant, data: bytes, version: int) -> _Camera:
         """The stream `dump` gave `data` of (ValueError for bytes that are not one)."""
         size = int.from_bytes(data[:4], "big")
         try:
@@ -84,7 +84,7 @@ class _Camera:
             state = CameraState(**header["state"])
         except (KeyError, TypeError, UnicodeDecodeError) as exc:
             raise ValueError(f"not a camera stream: {exc}") from exc
-        looker = FrameLooker.restore(variant, refind_above, data[4 + size :])
+        looker = FrameLooker.restore(variant, data[4 + size :])
         return cls(looker, state, header["last_sha"], header["last_answer"], version)
 
 
@@ -129,17 +129,16 @@ class TableCameras:
         held = self._streams.pop(key, None)
         with self.service.store.transaction() as tx:
             kept = tx.camera_stream(game_id, camera_id, held.version if held else 0)
-        above = self._camera_config(variant).max_changed
         if kept is None:
-            return _Camera(FrameLooker(variant, above))
+            return _Camera(FrameLooker(variant))
         version, data = kept
         if data is None and held is not None:
             return held
         try:
-            return _Camera.restore(variant, above, data or b"", version)
+            return _Camera.restore(variant, data or b"", version)
         except ValueError:
             log.warning("camera %r of game %s: stream unreadable, begun again", camera_id, game_id)
-            return _Camera(FrameLooker(variant, above), version=version)
+            return _Camera(FrameLooker(variant), version=version)
 
     def _keep(self, game_id: str, camera_id: str, camera: _Camera) -> bool:
         """Keep the stream in the store over the version it was loaded at; False when another
@@ -271,7 +270,11 @@ class TableCameras:
             hidden = result.play is None and all(known.get(*s) is not None for s in doubts)
             turns = int(getattr(reading, "rotation", 0))
             seen = (known.width, known.height) if turns % 2 else (known.height, known.width)
-            looked = board_squares(view.changed or frozenset(), turns, seen)
+            # Squares that look changed may hold new tiles, unless the phone moved since the
+            # board settled: then they are where the new view differs from the old (glare that
+            # moved with the phone, the board seen askew), and only the reading tells tiles.
+            changed = frozenset() if view.moved else view.changed or frozenset()
+            looked = board_squares(changed, turns, seen)
             read = result.read_board
             seen_new = read is not None and any(
                 read.in_bounds(*s) and (read.get(*s) is None) != (known.get(*s) is None)

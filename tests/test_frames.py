@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from scorer.board import Board
 from scorer.game import ChallengeWithdrawn, Game, Pass, Play, game_from_gcg
 from scorer.gcg import read_gcg_file
 from scorer.sheet import sheet_dict
@@ -146,6 +147,40 @@ def test_two_phones_on_one_game_make_one_turn_of_a_move(table) -> None:
     assert len(turns) == 1
     sheet = client.get(f"/api/games/{game_id}").json()
     assert [m["word"] for m in sheet["moves"]] == [game.events[0].play.word]
+
+
+def test_a_nudged_phone_under_a_lamp_makes_no_turn(table) -> None:
+    """The false turn bench_frames found (vs_josh, frame 46): a lamp's glare on the board, then
+    the phone knocked by half a square and 2 degrees. On a board still mostly empty that changed
+    only 16 squares, under the 21 a move may change, so the grid was not found again and the
+    still board was read on the grid of before, askew: a review of a dozen empty squares that
+    might be blanks, with no move in it. Now the grid is found again on any still change, and
+    squares that look changed after the phone moved are not taken for where new tiles are."""
+    client, clock, game, game_id, auth = table
+    for position, word in (("8D", "DJINN"), ("I7", "WITHY"), ("J1", "sCRIEVE")):
+        typed = client.post(
+            f"/api/games/{game_id}/moves", headers=auth, json={"position": position, "word": word}
+        )
+        assert typed.status_code == 200, typed.text
+    truth = Board.from_rows(client.get(f"/api/games/{game_id}").json()["board"])
+    scene = TableScene(game.variant, edition_style("en"), seed=7000)
+    lamp = Glare((841.3, 418.0), 86.5, 41.2)  # the bench's, in this scene's frame
+    shots = (
+        [Shot(truth)] * 5 + [Shot(truth, glare=lamp)] * 3 + [Shot(truth, glare=lamp, view=1)] * 7
+    )
+    for number, shot in enumerate(shots, start=36):
+        answer = post_frame(client, game_id, auth, scene.render(shot, number))
+        clock.now += 1.0
+        if answer["status"] == "needs_review" and shot.glare is None:
+            # The whole board read once as the camera starts: answered as the players would.
+            answer_from_truth(client, game_id, auth, answer, truth)
+        elif shot.glare is not None:
+            assert answer["status"] not in ("committed", "needs_review"), (number, answer)
+    assert [m["word"] for m in client.get(f"/api/games/{game_id}").json()["moves"]] == [
+        "DJINN",
+        "WITHY",
+        "sCRIEVE",
+    ]
 
 
 def test_frames_spread_over_two_processes_read_as_one_process_does(tmp_path: Path) -> None:
