@@ -5,7 +5,7 @@ made twice), the turns recorded wrongly, the latency from the first frame withou
 frame that made the turn, and the median time the service took per frame.
 
     python benchmarks/bench_frames.py [--games 20] [--first K] [--seed 7]
-        [--styles calibrated|heldout|random] [--shared ../shared]
+        [--styles calibrated|heldout|random] [--shared ../shared] [--cache DIR] [--trace]
 
 Each recorded game of ``../shared/gcg`` (10 plays or more, as `bench_players.py` picks them) is
 rendered by `training.table_frames`: one camera pose, table and light per game; per play a hand
@@ -15,7 +15,9 @@ back the same way; a pass or exchange a hand hovering over the board, then the p
 endpoint), as failed challenges and the racks at the end go through theirs; glare from a lamp
 coming and going and the phone knocked to a new view now and then. The frames go to
 ``POST /api/games/{id}/frames`` on the app in-process (TestClient, a temporary SQLite database,
-the real vision pipeline, a clock that moves one second per frame). A `needs_review` is answered
+the real vision pipeline, a clock that moves one second per frame); with ``--cache DIR`` each
+frame's JPEG is kept there and read back by the next run of the same game and style. A
+`needs_review` is answered
 from the truth as `bench_players.py` does; a move recorded wrongly is undone and typed so the
 game goes on. At the end the service's sheet is compared with the record's.
 """
@@ -44,9 +46,11 @@ from fastapi.testclient import TestClient  # noqa: E402
 from scorer.game import ChallengeFailed, EndOfGame, Event, Exchange, Game, Pass  # noqa: E402
 from scorer.sheet import sheet_dict  # noqa: E402
 from server.app import create_app  # noqa: E402
-from training.table_frames import FRAME_SIZE, TableScene, game_script  # noqa: E402
+from training.table_frames import FRAME_SIZE, Shot, TableScene, game_script  # noqa: E402
 
 TRACE = False  # --trace: print every frame's answer
+# Cached frames are kept under a name with this in it: change it when the renderer changes.
+RENDERER = "r2"
 
 
 @dataclass
@@ -113,14 +117,46 @@ def send_event(player: Player, event: Event) -> None:
         raise Lost(f"{type(event).__name__}: {status} {body}")
 
 
+class Frames:
+    """A game's rendered frames, kept on disk under `cache` (None: rendered every time): a
+    frame's JPEG is the same for the same game, style, seed and renderer, so a second run reads
+    it back instead of rendering it again."""
+
+    def __init__(self, scene: TableScene, name: str, cache: Path | None) -> None:
+        self.scene = scene
+        self.folder = None if cache is None else cache / name
+        if self.folder is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+
+    def frame(self, shot: Shot, number: int) -> bytes:
+        """The JPEG of frame `number` of the game's script."""
+        path = None if self.folder is None else self.folder / f"{number:05d}.jpg"
+        if path is not None and path.is_file():
+            return path.read_bytes()
+        data = self.scene.render(shot, number)
+        if path is not None:
+            partial = path.with_suffix(".part")
+            partial.write_bytes(data)
+            partial.replace(path)  # a run stopped halfway leaves no half-written frame
+        return data
+
+
 def play_game(
-    figures: Figures, client: TestClient, clock: Clock, game: Game, style: Any, seed: int
+    figures: Figures,
+    client: TestClient,
+    clock: Clock,
+    game: Game,
+    style: Any,
+    seed: int,
+    cache: Path | None = None,
+    name: str = "",
 ) -> None:
     """Play one recorded game in front of the table camera, counting into `figures` (raises
     `Lost` when a turn cannot be recorded at all)."""
     player = Player(client, game, style, seed, FRAME_SIZE)
     player.create()
     scene = TableScene(game.variant, style, seed)
+    frames = Frames(scene, f"{name}-{style.name}-{seed}-{RENDERER}", cache)
     rng = np.random.default_rng(seed)
     due: tuple[int, float] | None = None  # the turn whose hand left, and when
     made: set[int] = set()
@@ -133,7 +169,7 @@ def play_game(
                 figures.notes.append(f"event {due[0]}: no turn made")
             due = (shot.turn, clock.now)
             figures.turns += 1
-        data = scene.render(shot, number)
+        data = frames.frame(shot, number)
         began = time.perf_counter()
         status, body = player.post("/frames", files={"frame": ("frame.jpg", data, "image/jpeg")})
         figures.handle_ms.append((time.perf_counter() - began) * 1000)
@@ -199,6 +235,9 @@ def main() -> int:
         "--shared", type=Path, default=Path(__file__).resolve().parents[2] / "shared"
     )
     parser.add_argument("--trace", action="store_true", help="print every frame's answer")
+    parser.add_argument(
+        "--cache", type=Path, help="keep rendered frames in this folder and reuse them"
+    )
     args = parser.parse_args()
     global TRACE
     TRACE = args.trace
@@ -218,7 +257,8 @@ def main() -> int:
                 began = time.perf_counter()
                 figures = Figures()
                 try:
-                    play_game(figures, client, clock, game, style, seed)
+                    name = path.stem.rsplit("__", 1)[-1]
+                    play_game(figures, client, clock, game, style, seed, args.cache, name)
                 except Lost as exc:
                     figures.notes.append(f"LOST, the game stops: {exc}")
                 print(f"{path.parent.name}/{path.name} ({game.variant.name}, {style.name}):")

@@ -53,8 +53,7 @@ class CameraConfig:
     max_changed: int = 20
     """More squares than this changed at once is not a move (seven tiles laid, or a play of up to
     seven taken back, with a few neighbours disturbed): with the ring around the board changed
-    too, an arm lies on it (busy); the grid is looked for again (a phone moved). `for_rack`
-    scales it to a variant's rack."""
+    too, an arm lies on it (busy). `for_rack` scales it to a variant's rack."""
     disturbed: int = 3
     """Squares moving at once from which something was over the board (a hand, not a flicker of
     light): the still board after it is read even when no square looks changed, since a tile

@@ -32,6 +32,11 @@ PASS_TO_CONFIRM = (
     "if it shows the same move again"
 )
 
+WITHDRAWAL_TO_CONFIRM = (
+    "the last play's tiles are gone: confirm it was withdrawn after a challenge, or reject "
+    "this if they are still on the board"
+)
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -41,7 +46,7 @@ class Turn:
     result: TrackResult
     event: Event | None
     # The event a turn under review would record when confirmed, where tracking settled it but
-    # the players must say so (`passes_confirmed`).
+    # the players must say so (`passes_confirmed`, `withdrawals_confirmed`).
     proposed: Event | None = None
 
     @property
@@ -107,6 +112,20 @@ def passes_confirmed(turn: Turn) -> Turn:
         return turn
     result = dataclasses.replace(
         turn.result, status=TurnStatus.NEEDS_REVIEW, message=PASS_TO_CONFIRM
+    )
+    return Turn(result, None, proposed=turn.event)
+
+
+def withdrawals_confirmed(turn: Turn) -> Turn:
+    """`turn`, but a withdrawal of the last play it would record is sent for review instead, to
+    be confirmed: a table camera that sees the last play's tiles gone may be seeing the players
+    take them back after a challenge, or a glare, a shadow or a knocked phone hiding them, and a
+    play must not vanish from the sheet silently. A photo, taken on purpose after the turn, is
+    not asked."""
+    if not isinstance(turn.event, ChallengeWithdrawn):
+        return turn
+    result = dataclasses.replace(
+        turn.result, status=TurnStatus.NEEDS_REVIEW, message=WITHDRAWAL_TO_CONFIRM
     )
     return Turn(result, None, proposed=turn.event)
 

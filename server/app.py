@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from server.camera import TableCameras
 from server.routes import director, exports, frames, games, qr, turns, variants
 from server.service import GameService, OverlayMaker, PhotoReader, ServiceError
 from server.storage import DB_FILE, DEFAULT_DATA_DIR, StorageBusy, Store
@@ -169,7 +170,7 @@ def create_app(
     read_timeout_s: float = 60.0,
     max_body_bytes: int = MAX_BODY_BYTES,
     load_reader: Callable[[], PhotoReader] = pipeline_reader,
-    clock: Callable[[], float] = time.monotonic,
+    clock: Callable[[], float] = time.time,
     camera: dict[str, float] | None = None,
 ) -> FastAPI:
     """Build the app. `db_url`: a SQLite path or `postgresql://` URL (default: `data_dir`/
@@ -193,8 +194,6 @@ def create_app(
         overlay,
         read_timeout_s,
         reader_error=reader_error,
-        clock=clock,
-        camera=camera,
     )
 
     @asynccontextmanager
@@ -208,6 +207,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.service = service
+    app.state.cameras = TableCameras(service, clock=clock, camera=camera)
     app.add_middleware(BodyLimit, limit=max_body_bytes)
     _add_error_handlers(app)
     for module in (games, turns, frames, exports, variants, director, qr):

@@ -1,4 +1,5 @@
-"""FastAPI dependencies: the game service held by the app, and the bearer-token check of writes."""
+"""FastAPI dependencies: the game service and the table cameras held by the app, and the
+bearer-token check of writes."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Path, Request
 
+from server.camera import TableCameras
 from server.service import GameService
 
 # A game's or a turn's id in a path: the ids the server makes are 12 hex digits.
@@ -28,6 +30,14 @@ def get_service(request: Request) -> GameService:
 
 
 Service = Annotated[GameService, Depends(get_service)]
+
+
+def get_cameras(request: Request) -> TableCameras:
+    """The app's `TableCameras`."""
+    return request.app.state.cameras
+
+
+Cameras = Annotated[TableCameras, Depends(get_cameras)]
 
 
 def bearer(authorization: str | None) -> str | None:

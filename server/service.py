@@ -15,8 +15,6 @@ import logging
 import math
 import secrets
 import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -37,10 +35,8 @@ from scorer.game import (
     Pass,
     Play,
 )
-from scorer.move import ChangeKind
 from scorer.notation import split_tiles, tile_text, unbracket
 from scorer.sheet import sheet_dict
-from scorer.table_camera import CameraConfig, CameraState, FrameLook, FrameStatus, settled, step
 from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, certain_reading
 from scorer.turns import (
     Turn,
@@ -63,7 +59,6 @@ from server.storage import GameRecord, Store, TurnRecord, Tx, now
 from vision.answers import square_key, with_answers
 from vision.classify import UnreadableVariant, check_readable
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
-from vision.frames import FrameLooker, FrameView, board_squares
 from vision.rectify import CornersError
 
 log = logging.getLogger("scorekeeper.server")
@@ -72,20 +67,8 @@ Corners = list[list[float]]
 PhotoReader = Callable[[bytes, Variant, Corners | None], Reading]
 OverlayMaker = Callable[[bytes, Reading], bytes]
 
-# Table cameras kept in memory (each holds a few small arrays): the least recently seen go first.
-MAX_CAMERAS = 256
-
 # Photo error codes of vision.decode → the API's codes.
-_PHOTO_CODES = {"not_image": "not_an_image", "unsupported": "not_an_image"}
-
-
-_FRAME_MESSAGES = {
-    FrameStatus.NO_BOARD: "no board in the frame",
-    FrameStatus.BUSY: "something moves over the board",
-    FrameStatus.UNCHANGED: "the board is as the last turn left it",
-    FrameStatus.SETTLING: "the board changed: waiting for it to hold still",
-    FrameStatus.READ: "the board held still: reading it",
-}
+PHOTO_CODES = {"not_image": "not_an_image", "unsupported": "not_an_image"}
 
 
 class ServiceError(Exception):
@@ -109,7 +92,7 @@ def check_photo(data: bytes, max_pixels: int = DEFAULT_MAX_PIXELS) -> None:
     try:
         header = read_header(data)
     except PhotoError as exc:
-        raise ServiceError(_PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
+        raise ServiceError(PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
     if header.width <= 0 or header.height <= 0:
         raise ServiceError("not_an_image", "the image header gives no size")
     if header.width * header.height > max_pixels:
@@ -199,18 +182,6 @@ def _remember(tx: Tx, game_id: str, key: str | None, response: dict[str, Any]) -
         tx.store_response(game_id, key, {k: v for k, v in response.items() if k != "game"})
 
 
-@dataclasses.dataclass
-class _Camera:
-    """One phone streaming one game: what it saw (`FrameLooker`), where its stream stands, and its
-    last frame's bytes and answer (the same frame sent again gets the same answer)."""
-
-    looker: FrameLooker
-    state: CameraState = dataclasses.field(default_factory=CameraState)
-    lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
-    last_sha: str = ""
-    last_answer: dict[str, Any] = dataclasses.field(default_factory=dict)
-
-
 # What an Idempotency-Key of a write answered with GAME (pass, exchange, ...) keeps: a retry
 # gets the game as it is then, as a photo's retry gets its first TURN with the game of now.
 GAME_WRITE = {"answer": "game"}
@@ -227,10 +198,7 @@ def _seen_game_write(tx: Tx, game_id: str, key: str | None) -> bool:
 
 class GameService:
     """The server's operations on games, over a `Store` and a photo reader.
-
-    The table cameras' streams (`post_frame`) are kept in memory, per process: after a restart a
-    camera's first still frame is read once and tracked against the stored game, which makes no
-    turn of a board it already knows.
+    The table cameras' frames are `server.camera`'s, over this service.
     """
 
     def __init__(
@@ -241,8 +209,6 @@ class GameService:
         read_timeout_s: float = 60.0,
         max_pixels: int = DEFAULT_MAX_PIXELS,
         reader_error: str = "",
-        clock: Callable[[], float] = time.monotonic,
-        camera: dict[str, float] | None = None,
     ) -> None:
         self.store = store
         self.reader = reader
@@ -250,8 +216,6 @@ class GameService:
         self.read_timeout_s = read_timeout_s
         self.max_pixels = max_pixels
         self.reader_error = reader_error
-        self.clock = clock
-        self.camera_options = dict(camera or {})
         self._executor: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
         # Overlays are drawn after the turn's answer (a 12 MP photo's took ~120 ms of CPU, most
@@ -259,8 +223,6 @@ class GameService:
         self._drawer: ThreadPoolExecutor | None = None
         self._drawing: dict[str, Future] = {}
         self._drawing_lock = threading.Lock()
-        self._cameras: OrderedDict[tuple[str, str], _Camera] = OrderedDict()
-        self._cameras_lock = threading.Lock()
 
     def close(self) -> None:
         """Stop the reading threads (a later photo starts new ones: an app's lifespan may be run
@@ -280,7 +242,7 @@ class GameService:
                 self._executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="reader")
             return self._executor
 
-    def _draw_overlay(self, turn_id: str, data: bytes, reading: Reading) -> None:
+    def draw_overlay(self, turn_id: str, data: bytes, reading: Reading) -> None:
         """Draw and keep the overlay of a turn in the background, when overlays are made."""
         if self.overlay is None:
             return
@@ -304,7 +266,8 @@ class GameService:
 
     # --- games -------------------------------------------------------------------------------
 
-    def _variant(self, record: GameRecord) -> Variant:
+    def variant_of(self, record: GameRecord) -> Variant:
+        """The game's variant: its own file or a shipped one, with its options and layout."""
         own = record.variant_file
         variant = parse_variant(own, "variant_file") if own else load_variant(record.variant)
         variant = variant.with_options(**record.options)
@@ -315,7 +278,7 @@ class GameService:
         return dictionary_for(variant, word_list, record.dictionary)
 
     def _game(self, tx: Tx, record: GameRecord) -> Game:
-        base = Game(self._variant(record), tuple(record.players))
+        base = Game(self.variant_of(record), tuple(record.players))
         try:
             return fold(base, (data for _, data in tx.events(record.id)))
         except (GameError, IllegalPlay) as exc:
@@ -383,7 +346,7 @@ class GameService:
             raise ServiceError("bad_request", str(exc)) from exc
         with self.store.transaction() as tx:
             tx.create_game(record)
-            game = self._game_json(tx, record)
+            game = self.game_json(tx, record)
         return {"id": record.id, "token": token, "game": game}
 
     def list_games(self) -> dict[str, Any]:
@@ -418,7 +381,7 @@ class GameService:
     def get_game(self, game_id: str) -> dict[str, Any]:
         """GAME: the sheet, board, whose turn and the pending review."""
         with self.store.transaction() as tx:
-            return self._game_json(tx, self.record(tx, game_id))
+            return self.game_json(tx, self.record(tx, game_id))
 
     def delete_game(self, game_id: str) -> None:
         """Delete a game and everything kept for it."""
@@ -432,7 +395,8 @@ class GameService:
             record = self.record(tx, game_id)
             return self._game(tx, record), record
 
-    def _game_json(self, tx: Tx, record: GameRecord, game: Game | None = None) -> dict[str, Any]:
+    def game_json(self, tx: Tx, record: GameRecord, game: Game | None = None) -> dict[str, Any]:
+        """GAME: the score sheet, board, whose turn it is and the pending review."""
         game = game or self._game(tx, record)
         state = game.state
         sheet = sheet_dict(game)
@@ -467,7 +431,7 @@ class GameService:
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
             if _seen_game_write(tx, game_id, key):
-                return self._game_json(tx, record)
+                return self.game_json(tx, record)
             game = self._game(tx, record)
             self._require_no_review(tx, game_id)
             if game.state.settled:
@@ -483,7 +447,7 @@ class GameService:
                 raise ServiceError("not_allowed", str(exc)) from exc
             tx.append_event(game_id, event_to_json(event))
             _remember(tx, game_id, key, GAME_WRITE)
-            return self._game_json(tx, record, game)
+            return self.game_json(tx, record, game)
 
     def _require_no_review(self, tx: Tx, game_id: str) -> None:
         if tx.pending_turn(game_id) is not None:
@@ -553,18 +517,18 @@ class GameService:
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
             if _seen_game_write(tx, game_id, key):
-                return self._game_json(tx, record)
+                return self.game_json(tx, record)
             self._require_no_review(tx, game_id)
             events = tx.events(game_id)
             if not events:
                 raise ServiceError("not_allowed", "nothing to undo")
             tx.undo(game_id, events[-1][0])
             _remember(tx, game_id, key, GAME_WRITE)
-            return self._game_json(tx, record)
+            return self.game_json(tx, record)
 
     # --- photo turns -------------------------------------------------------------------------
 
-    def _replay(
+    def replay(
         self, tx: Tx, game_id: str, sha: str | None, key: str | None
     ) -> dict[str, Any] | None:
         """The first response to this photo (or key), with the game as it is now."""
@@ -579,9 +543,11 @@ class GameService:
                     break
         if stored is None:
             return None
-        return {**stored, "game": self._game_json(tx, self.record(tx, game_id))}
+        return {**stored, "game": self.game_json(tx, self.record(tx, game_id))}
 
-    def _read(self, data: bytes, variant: Variant, corners: Corners | None) -> Reading:
+    def read(self, data: bytes, variant: Variant, corners: Corners | None) -> Reading:
+        """Read a photo on the reading threads, its failures as `ServiceError`s (`no_board`
+        with `retry_with` "corners", `timeout`, `bad_corners`, the photo's own codes)."""
         if self.reader is None:
             raise ServiceError("reader_unavailable", f"photos cannot be read: {self.reader_error}")
         future = self._reading_threads().submit(self.reader, data, variant, corners)
@@ -592,7 +558,7 @@ class GameService:
                 "timeout", f"reading the photo took over {self.read_timeout_s:.0f} s"
             ) from exc
         except PhotoError as exc:
-            raise ServiceError(_PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
+            raise ServiceError(PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
         except CornersError as exc:
             raise ServiceError("bad_corners", str(exc)) from exc
         except LookupError as exc:  # vision.locate.BoardNotFound
@@ -613,21 +579,21 @@ class GameService:
         sha = hashlib.sha256(data).hexdigest()
         with self.store.transaction() as tx:
             record = self.record(tx, game_id)
-            replayed = self._replay(tx, game_id, sha, key)
+            replayed = self.replay(tx, game_id, sha, key)
             if replayed is not None:
                 return replayed
-            self._require_open(tx, record)
+            self.require_open(tx, record)
         check_photo(data, self.max_pixels)
-        reading = self._read(data, self._variant(record), marked)
+        reading = self.read(data, self.variant_of(record), marked)
         self.store.save_photo(data)
         turn_id = secrets.token_hex(6)
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
-            replayed = self._replay(tx, game_id, sha, key)
+            replayed = self.replay(tx, game_id, sha, key)
             if replayed is not None:
                 return replayed
-            game = self._require_open(tx, record)
-            turn, answers, reading = self._tracked(tx, record, game, reading)
+            game = self.require_open(tx, record)
+            turn, answers, reading = self.tracked(tx, record, game, reading)
             turn = passes_confirmed(phonies_confirmed(turn))
             if turn.result.status is TurnStatus.REJECTED:
                 response = {"status": "rejected", "message": turn.result.message}
@@ -635,14 +601,14 @@ class GameService:
                     TurnRecord(turn_id, game_id, sha, "rejected", None, {}, response, now())
                 )
             else:
-                response = self._settle(tx, record, game, turn, turn_id, sha, answers=answers)
+                response = self.settle(tx, record, game, turn, turn_id, sha, answers=answers)
                 _remember(tx, game_id, key, response)
         if turn.result.status is TurnStatus.REJECTED:
             raise ServiceError("illegal_play", turn.result.message)
-        self._draw_overlay(turn_id, data, reading)
+        self.draw_overlay(turn_id, data, reading)
         return response
 
-    def _tracked(
+    def tracked(
         self, tx: Tx, record: GameRecord, game: Game, reading: Reading
     ) -> tuple[Turn, list, Reading]:
         """A photo's (or a frame's) reading tracked against the game: the turn, the squares the
@@ -664,28 +630,29 @@ class GameService:
         the board after it would be; returns TURN, committed."""
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
-            replayed = self._replay(tx, game_id, None, key)
+            replayed = self.replay(tx, game_id, None, key)
             if replayed is not None:
                 return replayed
-            game = self._require_open(tx, record)
+            game = self.require_open(tx, record)
             try:
                 turn = turn_from_move(game, position, word, self._dictionary(record, game.variant))
             except (IllegalPlay, GameError) as exc:
                 raise ServiceError("illegal_play", str(exc)) from exc
             except ValueError as exc:
                 raise ServiceError("bad_request", f"{position} {word}: {exc}") from exc
-            response = self._settle(tx, record, game, turn, secrets.token_hex(6), "", photo=False)
+            response = self.settle(tx, record, game, turn, secrets.token_hex(6), "", photo=False)
             _remember(tx, game_id, key, response)
         return response
 
-    def _require_open(self, tx: Tx, record: GameRecord) -> Game:
+    def require_open(self, tx: Tx, record: GameRecord) -> Game:
+        """The game, which must be open to a turn: not over, no review pending."""
         game = self._game(tx, record)
         if game.state.finished or game.state.settled:
             raise ServiceError("game_finished", "the game is over: no more turns")
         self._require_no_review(tx, record.id)
         return game
 
-    def _settle(
+    def settle(
         self,
         tx: Tx,
         record: GameRecord,
@@ -747,7 +714,7 @@ class GameService:
             tx.set_response(turn_id, body)
         else:
             tx.add_turn(TurnRecord(turn_id, record.id, sha, status, seq, state, body, now()))
-        return {**body, "game": self._game_json(tx, record, game)}
+        return {**body, "game": self.game_json(tx, record, game)}
 
     def _proposed_move(self, game: Game, result: TrackResult) -> dict[str, Any] | None:
         play = result.play
@@ -763,145 +730,6 @@ class GameService:
             "score": play.score,
             "total": game.state.scores[player] + play.score,
         }
-
-    # --- table camera ------------------------------------------------------------------------
-
-    def _camera(self, game_id: str, camera_id: str, variant: Variant) -> _Camera:
-        with self._cameras_lock:
-            key = (game_id, camera_id)
-            camera = self._cameras.get(key)
-            if camera is None:
-                above = self._camera_config(variant).max_changed
-                camera = self._cameras[key] = _Camera(FrameLooker(variant, above))
-                while len(self._cameras) > MAX_CAMERAS:
-                    self._cameras.popitem(last=False)
-            self._cameras.move_to_end(key)
-            return camera
-
-    def _camera_config(self, variant: Variant) -> CameraConfig:
-        return CameraConfig.for_rack(variant.rack_size, **self.camera_options)
-
-    def post_frame(self, game_id: str, data: bytes, camera_id: str = "") -> dict[str, Any]:
-        """One frame of a table camera (a phone on a stand; `camera_id` tells two phones on one
-        game apart): FRAME, `no_board`, `busy`, `unchanged` or `settling`, or, when a changed board
-        has held still, the turn read from it, as a photo turn's answer. The frame that makes a
-        turn is kept as its photo; no other frame is stored."""
-        sha = hashlib.sha256(data).hexdigest()
-        with self.store.transaction() as tx:
-            record = self.record(tx, game_id)
-            replayed = self._replay(tx, game_id, sha, None)
-            if replayed is not None:
-                return replayed
-            pending = tx.pending_turn(game_id)
-            if pending is not None:
-                # The review is answered first (on any phone joined to the game).
-                return {**pending.response, "game": self._game_json(tx, record)}
-            events = len(tx.events(game_id))
-        check_photo(data, self.max_pixels)
-        variant = self._variant(record)
-        camera = self._camera(game_id, camera_id, variant)
-        with camera.lock:
-            if sha == camera.last_sha:
-                return camera.last_answer
-            try:
-                view = camera.looker.look(data)
-            except PhotoError as exc:
-                raise ServiceError(_PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
-            look = FrameLook(view.found, view.moving, view.changed, self.clock(), view.edge)
-            camera.state, status = step(camera.state, look, self._camera_config(variant))
-            message = _FRAME_MESSAGES[status]
-            if status is FrameStatus.BUSY and not view.moving:
-                message = "more of the board changed than a move changes: something lies on it"
-            answer: dict[str, Any] = {
-                "status": status.value,
-                "message": message,
-                "corners": view.corners,
-                "changed": sorted([r, c] for r, c in view.changed or ()),
-                "events": events,
-            }
-            if status is FrameStatus.READ:
-                answer = self._frame_turn(record, data, sha, view, camera, answer)
-            camera.last_sha, camera.last_answer = sha, answer
-            return answer
-
-    def _frame_turn(
-        self,
-        record: GameRecord,
-        data: bytes,
-        sha: str,
-        view: FrameView,
-        camera: _Camera,
-        answer: dict[str, Any],
-    ) -> dict[str, Any]:
-        """Read a frame that held still and track it as the next turn, as a photo is.
-
-        A board that shows no change makes no turn (a camera cannot see a pass: the page's button
-        says it), and neither does a review without a play whose doubtful squares are all known
-        tiles (hidden: read again once something moves), or one without a play where no square
-        that looked changed is read as gained or lost or is in doubt (a premium square that might
-        be a blank, asked after every hand that passed over it otherwise; glare): both answer as
-        the camera sees it."""
-        game_id = record.id
-        variant = self._variant(record)
-        try:
-            try:
-                reading = self._read(data, variant, view.corners)
-            except ServiceError as exc:
-                if exc.code != "bad_corners":
-                    raise
-                reading = self._read(data, variant, None)
-        except ServiceError as exc:
-            return {**answer, "status": "busy", "message": f"the board could not be read: {exc}"}
-        turn_id = secrets.token_hex(6)
-        with self.store.transaction(lock_game=game_id) as tx:
-            record = self.record(tx, game_id)
-            replayed = self._replay(tx, game_id, sha, None)
-            pending = tx.pending_turn(game_id)
-            if replayed is not None or pending is not None:
-                # Another phone made this turn, or one is under review: read again once it is not.
-                camera.state = settled(camera.state)
-                if replayed is not None:
-                    return replayed
-                assert pending is not None
-                return {**pending.response, "game": self._game_json(tx, record)}
-            game = self._require_open(tx, record)
-            turn, answers, reading = self._tracked(tx, record, game, reading)
-            result = turn.result
-            unchanged = result.status is TurnStatus.COMMITTED and (
-                turn.event is None or result.kind is ChangeKind.UNCHANGED
-            )
-            known = game.state.board
-            doubts = [cell.square for cell in result.uncertain]
-            hidden = result.play is None and all(known.get(*s) is not None for s in doubts)
-            turns = int(getattr(reading, "rotation", 0))
-            seen = (known.width, known.height) if turns % 2 else (known.height, known.width)
-            looked = board_squares(view.changed or frozenset(), turns, seen)
-            read = result.read_board
-            seen_new = read is not None and any(
-                read.in_bounds(*s) and (read.get(*s) is None) != (known.get(*s) is None)
-                for s in looked
-            )
-            unchanged = unchanged or (
-                result.status is TurnStatus.NEEDS_REVIEW
-                and result.play is None
-                and not hidden
-                and not seen_new
-                and not any(s in looked for s in doubts)
-            )
-            if unchanged:
-                response = {**answer, "status": "unchanged", "message": "no move on the board"}
-            elif result.status is TurnStatus.REJECTED or (
-                result.status is TurnStatus.NEEDS_REVIEW and hidden
-            ):
-                return {**answer, "status": "busy", "message": result.message}
-            else:
-                self.store.save_photo(data)
-                response = self._settle(tx, record, game, turn, turn_id, sha, answers=answers)
-        camera.looker.settle()
-        camera.state = settled(camera.state)
-        if response["status"] != "unchanged":
-            self._draw_overlay(turn_id, data, reading)
-        return {**answer, **response}
 
     # --- review ------------------------------------------------------------------------------
 
@@ -936,7 +764,7 @@ class GameService:
                 "uncertain": [],
             }
             tx.set_response(pending.id, body)
-            return {**body, "game": self._game_json(tx, record, game)}
+            return {**body, "game": self.game_json(tx, record, game)}
 
     def correct(
         self, game_id: str, cells: dict[str, str], blanks_only: bool = False
@@ -993,7 +821,7 @@ class GameService:
                 raise ServiceError("illegal_play", turn.result.message)
             said = [square_key(*square) for square, tile in changes.items() if tile is None]
             answers = sorted({*pending.state.get("empty_answers", []), *said})
-            return self._settle(
+            return self.settle(
                 tx,
                 record,
                 game,
@@ -1018,7 +846,7 @@ class GameService:
             record = self.record(tx, game_id)
             pending = self._pending(tx, game_id)
             tx.update_turn(pending.id, "rejected", None, pending.state)
-            return self._game_json(tx, record)
+            return self.game_json(tx, record)
 
     # --- files -------------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 """Durable storage for the server: games, their event logs, photo turns (pending reviews among
-them), idempotent responses and directors' tokens in SQLite (default, WAL mode) or PostgreSQL.
+them), idempotent responses, directors' tokens and table cameras' streams in SQLite (default,
+WAL mode) or PostgreSQL.
 
 SQLite is the embedded default: photos and overlays are files under the data directory, one per
 content hash (a turn's overlay under its turn id). With PostgreSQL everything a game needs is in
@@ -28,7 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DEFAULT_DATA_DIR = Path("scorekeeper-data")
 DB_FILE = "scorekeeper.db"
 BUSY_TIMEOUT_S = 30
@@ -81,6 +82,15 @@ _SCHEMA = [
         token_hash TEXT PRIMARY KEY,
         created TEXT NOT NULL
     )""",
+    # A table camera's stream (`server.camera`), so that any process takes its next frame.
+    """CREATE TABLE IF NOT EXISTS cameras (
+        game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        camera TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        data BYTEA NOT NULL,
+        updated TEXT NOT NULL,
+        PRIMARY KEY (game_id, camera)
+    )""",
 ]
 
 # PostgreSQL only: the photos and overlays SQLite keeps as files.
@@ -101,6 +111,8 @@ _MIGRATIONS = {
     # overlays) come from the CREATE TABLE IF NOT EXISTS run first, and a PostgreSQL store then
     # takes in the photo files of this machine's data directory (`_import_files`).
     2: [],
+    # 3 -> 4: no column changes; the table cameras' streams (`cameras`) are a new table.
+    3: [],
 }
 
 
@@ -338,6 +350,37 @@ class Tx:
             "INSERT INTO idempotency (game_id, key, response) VALUES (?, ?, ?)",
             (game_id, key, json.dumps(response, ensure_ascii=False)),
         )
+
+    def camera_stream(
+        self, game_id: str, camera: str, known: int = 0
+    ) -> tuple[int, bytes | None] | None:
+        """A table camera's stream as last kept: its version and its bytes (None when it is
+        still at version `known`, the one the caller holds), or None when none is kept."""
+        row = self._run(
+            "SELECT version, CASE WHEN version = ? THEN NULL ELSE data END FROM cameras "
+            "WHERE game_id = ? AND camera = ?",
+            (known, game_id, camera),
+        ).fetchone()
+        if row is None:
+            return None
+        return int(row[0]), None if row[1] is None else bytes(row[1])
+
+    def save_camera_stream(self, game_id: str, camera: str, version: int, data: bytes) -> bool:
+        """Keep a camera's stream as the version after `version` (0: none kept yet), only if it
+        is still at `version`; False when another process kept a newer one first."""
+        if version == 0:
+            cursor = self._run(
+                "INSERT INTO cameras (game_id, camera, version, data, updated) "
+                "VALUES (?, ?, 1, ?, ?) ON CONFLICT (game_id, camera) DO NOTHING",
+                (game_id, camera, data, now()),
+            )
+        else:
+            cursor = self._run(
+                "UPDATE cameras SET version = version + 1, data = ?, updated = ? "
+                "WHERE game_id = ? AND camera = ? AND version = ?",
+                (data, now(), game_id, camera, version),
+            )
+        return cursor.rowcount == 1
 
     def add_director_token(self, token_hash: str) -> None:
         """Keep a director's token (its hash)."""

@@ -17,6 +17,7 @@ from test_storage import (  # noqa: F401  (the storage tests, collected again wi
     new_game,
     photo,
     reading,
+    test_camera_stream_is_kept_once_per_version,
     test_concurrent_photos_make_one_move_each,
     test_delete_cascades,
     test_idempotency_key_returns_first_response,

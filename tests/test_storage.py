@@ -144,6 +144,28 @@ def test_delete_cascades(make_store: Callable[[], Store]) -> None:
             assert tx._run(f"SELECT COUNT(*) FROM {table}").fetchone()[0] == 0
 
 
+def test_camera_stream_is_kept_once_per_version(make_store: Callable[[], Store]) -> None:
+    """A table camera's stream is kept only over the version it was read at: of two processes
+    that took a frame of it from one version, the second to keep its stream is told so."""
+    service = GameService(make_store(), None)
+    game_id = new_game(service)
+    other = make_store()  # another process on the same database
+    with service.store.transaction() as tx:
+        assert tx.camera_stream(game_id, "a") is None
+        assert tx.save_camera_stream(game_id, "a", 0, b"first")
+    with other.transaction() as tx:
+        assert not tx.save_camera_stream(game_id, "a", 0, b"also first")
+        assert tx.camera_stream(game_id, "a") == (1, b"first")
+        assert tx.save_camera_stream(game_id, "a", 1, b"second")
+    with service.store.transaction() as tx:
+        assert not tx.save_camera_stream(game_id, "a", 1, b"second too")
+        assert tx.camera_stream(game_id, "a") == (2, b"second")
+        assert tx.camera_stream(game_id, "b") is None
+    service.delete_game(game_id)
+    with other.transaction() as tx:
+        assert tx._run("SELECT COUNT(*) FROM cameras").fetchone()[0] == 0
+
+
 def test_play_is_rescored_from_stored_tiles(make_store: Callable[[], Store]) -> None:
     reader = FakeReader()
     service = GameService(make_store(), reader)

@@ -1,10 +1,21 @@
 """The table camera's state machine (`scorer.table_camera`) on frame looks, pure: a hand coming in,
 tiles laid one by one, the hand lifted between two tiles, the hand leaving, a pass (a hand that
-leaves nothing), a board covered, no board, a failed reading and a restart."""
+leaves nothing), a board covered, no board, a failed reading and a restart; and a play gone from
+view, which is a withdrawal to confirm."""
 
 from __future__ import annotations
 
+from scorer.board import Tile
+from scorer.game import ChallengeWithdrawn, Game
 from scorer.table_camera import CameraConfig, CameraState, FrameLook, FrameStatus, settled, step
+from scorer.tracking import certain_reading
+from scorer.turns import (
+    WITHDRAWAL_TO_CONFIRM,
+    turn_from_move,
+    turn_from_reading,
+    withdrawals_confirmed,
+)
+from scorer.variant import load_variant
 
 CONFIG = CameraConfig(still_frames=2, still_seconds=1.5, max_changed=21, stuck_seconds=8.0)
 TILES = frozenset({(7, 7), (7, 8), (7, 9)})
@@ -115,3 +126,24 @@ def test_after_a_restart_the_first_still_board_is_read_once() -> None:
 def test_for_rack_scales_what_a_move_can_change() -> None:
     assert CameraConfig.for_rack(7).max_changed == 21
     assert CameraConfig.for_rack(8, still_frames=3).still_frames == 3
+
+
+def test_a_play_gone_from_view_is_a_withdrawal_to_confirm() -> None:
+    """The last play's tiles gone from the camera's view (taken back after a challenge, or hidden
+    by a glitch) are asked, not recorded: confirming records the withdrawal."""
+    game = Game(load_variant("en"), ("Ann", "Bob"))
+    game = game.apply(turn_from_move(game, "8G", "CAT", None).event)
+    before = game.state.board
+    game = game.apply(turn_from_move(game, "8G", "CATS", None).event)
+    seen = turn_from_reading(game, certain_reading(before), None)
+    assert isinstance(seen.event, ChallengeWithdrawn)  # a photo's turn records it (replay)
+    asked = withdrawals_confirmed(seen)
+    assert asked.event is None and not asked.committed
+    assert asked.result.message == WITHDRAWAL_TO_CONFIRM
+    assert asked.proposed == seen.event
+    assert game.apply(asked.proposed).state.board == before
+    # Any other turn is left as it is.
+    after = game.state.board.place({(8, 7): Tile("A")})
+    play = turn_from_reading(game, certain_reading(after), None)
+    assert play.event is not None
+    assert withdrawals_confirmed(play) == play

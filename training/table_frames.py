@@ -28,6 +28,8 @@ from training.render import Pose, Style, _background, _projection, render_topdow
 
 FRAME_SIZE = (1280, 960)  # the cell model wants about 44 px a square: a board across 3/4 of 960
 # Skin tones (BGR) of hands, light to dark.
+SOFT = 4  # soft light and shadows are blurred at 1/SOFT of the frame's size (the same, faster)
+NOISE_SHIFT = 64  # a frame's sensor noise is the scene's noise field shifted by up to this
 SKINS = ((180, 200, 235), (140, 170, 215), (110, 140, 190), (70, 95, 140), (50, 65, 95))
 
 
@@ -119,6 +121,7 @@ class TableScene:
             np.float32
         )
         self.skin = np.array(SKINS[int(rng.integers(0, len(SKINS)))], np.float32)
+        self.noise = rng.normal(0, 2.0, (h + NOISE_SHIFT, w + NOISE_SHIFT, 3)).astype(np.float32)
         height, width = variant.layout.height, variant.layout.width
         self.cells = (height, width)
         longer = max(height, width)
@@ -126,7 +129,8 @@ class TableScene:
         self.r = int(np.clip(self.cell_in_photo * 1.2, 24, 96))
         self.values = {letter: variant.value(letter) for letter in variant.alphabet}
         self._tops: dict[tuple[str, ...], tuple[np.ndarray, float]] = {}
-        self._warped: dict[tuple[tuple[str, ...], int], tuple[np.ndarray, np.ndarray]] = {}
+        self._warped: dict[tuple[tuple[str, ...], int], np.ndarray] = {}
+        self._glares: dict[Glare, np.ndarray] = {}
 
     # --- geometry ------------------------------------------------------------------------------
 
@@ -172,8 +176,9 @@ class TableScene:
             )  # fmt: skip
         return self._tops[rows]
 
-    def _board_layer(self, rows: tuple[str, ...], view: int) -> tuple[np.ndarray, np.ndarray]:
-        """The board warped into the frame (BGR float) and its mask (0..1), cached."""
+    def _board_layer(self, rows: tuple[str, ...], view: int) -> np.ndarray:
+        """The board on the table as the camera sees it (BGR float, before light and noise),
+        cached: a frame of the same board and view differs only in what covers it."""
         key = (rows, view)
         if key not in self._warped:
             top, origin = self._top(rows)
@@ -187,11 +192,25 @@ class TableScene:
             w, h = self.size
             warped = cv2.warpPerspective(bgr, matrix, (w, h), flags=cv2.INTER_AREA)
             full = np.full(top.shape[:2], 255, np.uint8)
-            mask = cv2.warpPerspective(full, matrix, (w, h)).astype(np.float32) / 255
-            self._warped[key] = (warped.astype(np.float32), mask[..., None])
+            mask = (cv2.warpPerspective(full, matrix, (w, h)).astype(np.float32) / 255)[..., None]
+            table = self.table.astype(np.float32)
+            self._warped[key] = table * (1 - 0.3 * mask) + warped.astype(np.float32) * mask
             if len(self._warped) > 64:
                 self._warped.pop(next(iter(self._warped)))
         return self._warped[key]
+
+    def _glare(self, glare: Glare) -> np.ndarray:
+        """A glare's light (h, w, 1), cached (a lamp stays where it is for many frames); blurred
+        at a quarter of the frame's size, as a soft spot loses nothing by it."""
+        if glare not in self._glares:
+            w, h = self.size
+            spot = np.zeros((h // SOFT, w // SOFT), np.float32)
+            cx, cy = glare.centre
+            cv2.circle(spot, (int(cx / SOFT), int(cy / SOFT)), int(glare.radius / SOFT), 1.0, -1)
+            spot = cv2.GaussianBlur(spot, (0, 0), glare.radius * 0.6 / SOFT)
+            spot = cv2.resize(spot, (w, h), interpolation=cv2.INTER_LINEAR)
+            self._glares = {glare: glare.strength * spot[..., None]}
+        return self._glares[glare]
 
     def _hand(self, img: np.ndarray, hand: Hand, rng: np.random.Generator) -> np.ndarray:
         """Draw an arm from the frame's edge to the fingertips, with shading and a shadow."""
@@ -238,35 +257,48 @@ class TableScene:
             base = palm + normal * width_hand * k * 0.8
             end = tip + normal * width_hand * k * 0.5 - unit * cell * abs(k) * 0.8
             cv2.line(mask, tuple(map(int, base)), tuple(map(int, end)), 1.0, int(cell * 0.45))
-        mask = cv2.GaussianBlur(mask, (0, 0), 1.5)
-        shadow = cv2.GaussianBlur(
-            np.roll(mask, (int(cell * 0.8), int(cell * 0.5)), (0, 1)), (0, 0), cell
+        # Only the arm, its shadow and their blur's reach are drawn: the rest of the frame stays.
+        x, y, bw, bh = cv2.boundingRect((mask > 0).astype(np.uint8))
+        reach = int(cell * 4)
+        x0, y0 = max(0, x - reach), max(0, y - reach)
+        x1, y1 = min(w, x + bw + reach), min(h, y + bh + reach)
+        if x1 <= x0 or y1 <= y0:
+            return img
+        mask = cv2.GaussianBlur(mask[y0:y1, x0:x1], (0, 0), 1.5)
+        ch, cw = mask.shape
+        small = cv2.resize(
+            mask, (max(1, cw // SOFT), max(1, ch // SOFT)), interpolation=cv2.INTER_AREA
         )
-        img = img * (1 - 0.45 * shadow[..., None])
+        small = np.roll(small, (int(cell * 0.8 / SOFT), int(cell * 0.5 / SOFT)), (0, 1))
+        shadow = cv2.resize(
+            cv2.GaussianBlur(small, (0, 0), cell / SOFT), (cw, ch), interpolation=cv2.INTER_LINEAR
+        )
         # Shading across the arm: lit from one side, darker at the other edge.
-        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        xx = np.arange(x0, x1, dtype=np.float32)[None, :]
+        yy = np.arange(y0, y1, dtype=np.float32)[:, None]
         across = ((xx - entry[0]) * normal[0] + (yy - entry[1]) * normal[1]) / width_arm
         shade = 0.85 + 0.25 * np.clip(across + 0.5, 0, 1)
         skin = self.skin * shade[..., None] * float(rng.uniform(0.95, 1.05))
-        return img * (1 - mask[..., None]) + skin * mask[..., None]
+        out = img.copy()
+        crop = img[y0:y1, x0:x1] * (1 - 0.45 * shadow[..., None])
+        out[y0:y1, x0:x1] = crop * (1 - mask[..., None]) + skin * mask[..., None]
+        return out
 
     def render(self, shot: Shot, seed: int, quality: int = 85) -> bytes:
         """The JPEG of one frame."""
         rng = np.random.default_rng((self.seed, seed))
         rows = tuple(photo_rows(shot.board, self.variant.blank_symbol))
-        warped, mask = self._board_layer(rows, shot.view)
-        img = self.table.astype(np.float32) * (1 - 0.3 * mask) + warped * mask
+        img = self._board_layer(rows, shot.view)
         if shot.glare is not None:
-            w, h = self.size
-            spot = np.zeros((h, w), np.float32)
-            cx, cy = shot.glare.centre
-            cv2.circle(spot, (int(cx), int(cy)), int(shot.glare.radius), 1.0, -1)
-            spot = cv2.GaussianBlur(spot, (0, 0), shot.glare.radius * 0.6)
-            img = img + shot.glare.strength * spot[..., None]
+            img = img + self._glare(shot.glare)
         if shot.hand is not None:
             img = self._hand(img, shot.hand, rng)
-        img = img * self.light * float(rng.uniform(0.99, 1.01))
-        img = img + rng.normal(0, 2.0, img.shape).astype(np.float32)
+        img = img * (self.light * float(rng.uniform(0.99, 1.01)))
+        # Sensor noise: a window of the scene's noise field at a random offset (drawing it anew
+        # for every frame would cost more than all the rest of the frame).
+        dy, dx = (int(v) for v in rng.integers(0, NOISE_SHIFT, 2))
+        h, w = img.shape[:2]
+        img += self.noise[dy : dy + h, dx : dx + w]
         ok, encoded = cv2.imencode(
             ".jpg", np.clip(img, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, quality]
         )

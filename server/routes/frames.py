@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, File, Form, UploadFile
 
-from server.deps import Authorized, GameId, Service
+from server.deps import Authorized, Cameras, GameId
 from server.routes.turns import ERRORS
 from server.schemas import FrameOut
 from server.service import ServiceError
@@ -17,7 +17,7 @@ router = APIRouter(prefix="/api/games/{game_id}", tags=["table camera"])
 @router.post("/frames", response_model=FrameOut, dependencies=[Authorized], responses=ERRORS)
 def post_frame(
     game_id: GameId,
-    service: Service,
+    cameras: Cameras,
     frame: Annotated[UploadFile | None, File()] = None,
     camera: Annotated[
         str,
@@ -32,4 +32,4 @@ def post_frame(
     (committed or needs_review, as a photo turn) once a changed board held still."""
     if frame is None:
         raise ServiceError("empty", "no frame in the request (multipart field 'frame')")
-    return service.post_frame(game_id, frame.file.read(), camera)
+    return cameras.post_frame(game_id, frame.file.read(), camera)

@@ -25,6 +25,7 @@ const I18N = {
     finished: "Game over", winners: "Winner: {names}", bag: "Bag: {bag} · unseen: {unseen}",
     committed: "{player}: {position} {word} — {score} points",
     passed: "{player}: pass",
+    withdrew: "{player}: {position} {word} taken back (challenged off)",
     needs_review: "Not sure about {n} cell(s): check them on the board.",
     phony: "Not in the dictionary: {words}. Challenge it?",
     no_move: "The photo was read, but no move was found yet.",
@@ -85,6 +86,7 @@ const I18N = {
     bag: "В мешке: {bag} · не видно: {unseen}",
     committed: "{player}: {position} {word} — {score} очк.",
     passed: "{player}: пас",
+    withdrew: "{player}: {position} {word} снят после спора",
     needs_review: "Не уверен в клетках ({n}): проверьте их на доске.",
     phony: "Нет в словаре: {words}. Оспорить?",
     no_move: "Фото прочитано, но хода пока не видно.",
@@ -814,6 +816,8 @@ function renderResult() {
   const lines = [];
   if (turn.move && turn.move.kind === "pass") {
     lines.push(t("passed", { player: turn.move.player }));
+  } else if (turn.move && turn.move.kind === "withdrawn") {
+    lines.push(t("withdrew", { player: turn.move.player, position: turn.move.position, word: shownWord(turn.move.word) }));
   } else if (turn.move) {
     lines.push(t("committed", { player: turn.move.player, position: turn.move.position, word: shownWord(turn.move.word), score: turn.move.score }));
     const words = turn.move.words || [];
