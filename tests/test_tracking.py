@@ -95,18 +95,37 @@ def test_photo_from_another_side_is_aligned(turns: int) -> None:
 
 
 def test_hand_covering_cells_needs_review() -> None:
+    # КОТ down column J; a hand covers J10, under the Т, where a tile would lengthen the play,
+    # and K9 beside it: both are asked.
     after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
     hand = [("Ж", 0.30), ("empty", 0.25), ("Ф", 0.2)]
     reading = reading_of(
-        after, {(8, 8): hand, (8, 10): hand, (7, 5): [("empty", 0.4), ("С", 0.3), ("Ш", 0.2)]}
+        after, {(9, 9): hand, (8, 10): hand, (7, 5): [("empty", 0.4), ("С", 0.3), ("Ш", 0.2)]}
     )
     result = track(SLOVO, reading, RU, dictionary_for(RU))
     assert result.status is TurnStatus.NEEDS_REVIEW
     assert result.play is None
-    assert {c.square for c in result.uncertain} == {(8, 8), (8, 10)}
+    assert {c.square for c in result.uncertain} == {(9, 9), (8, 10)}
     assert "cannot be read" in result.message
     # The known С under the hand keeps its letter.
     assert [m.square for m in result.misreads] == [(7, 5)]
+
+
+def test_unreadable_cells_where_no_legal_play_puts_a_tile_are_not_asked() -> None:
+    # The same hand off column J only: a tile there, of any letter, would leave the new tiles
+    # out of line, so no reading of those cells changes the move.
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
+    hand = [("Ж", 0.30), ("empty", 0.25), ("Ф", 0.2)]
+    reading = reading_of(after, {(8, 8): hand, (8, 10): hand, (0, 0): hand})
+    result = track(SLOVO, reading, RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "КОТ"
+    assert result.board is not None and result.board.get(8, 8) is None
+    # With no new tile read, a one-tile play could lie on the cell beside the board: asked.
+    reading = reading_of(SLOVO, {(8, 8): hand, (0, 0): hand})
+    result = track(SLOVO, reading, RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW
+    assert {c.square for c in result.uncertain} == {(8, 8), (0, 0)}
 
 
 def test_uncertain_letter_settled_by_dictionary() -> None:
@@ -178,16 +197,16 @@ def test_known_tiles_gone_in_the_previous_photo_too_are_not_asked_again() -> Non
 
 
 def test_an_unreadable_cell_review_lists_the_other_doubtful_tiles_too() -> None:
-    # A new tile read 0.94 (not sure) and a cell nothing explains: both are asked, so that
-    # answering the unreadable one cannot leave the new tile out of the move.
+    # A new tile read 0.94 (not sure) and a cell below it nothing explains: both are asked, so
+    # that answering the unreadable one cannot leave the new tile out of the move.
     after = SLOVO.place({(8, 9): Tile("Т")})
     doubt = {
         (8, 9): [("Т", 0.94), ("empty", 0.05), ("Г", 0.01)],
-        (0, 0): [("empty", 0.4), ("blank", 0.2), ("Ъ", 0.1)],
+        (9, 9): [("empty", 0.4), ("blank", 0.2), ("Ъ", 0.1)],
     }
     result = track(SLOVO, reading_of(after, doubt), RU, dictionary_for(RU))
     assert result.status is TurnStatus.NEEDS_REVIEW
-    assert [c.square for c in result.uncertain] == [(0, 0), (8, 9)]
+    assert [c.square for c in result.uncertain] == [(9, 9), (8, 9)]
 
 
 def test_a_review_keeps_the_doubtful_tiles_every_reading_agrees_on() -> None:
