@@ -357,6 +357,12 @@ def track(
                 if sum(p for sym, p in cell.options if sym in options) < thresholds.coverage:
                     unreadable.append((r, c))
 
+    # A lone tile on a printed premium square, sure or doubtful, may be no tile at all: a label
+    # read as a letter. The fillings below keep it only where a legal move does.
+    for square in _lone_labels(known, settled, uncertain, variant):
+        options = [settled.pop(square).char] if square in settled else uncertain[square]
+        uncertain[square] = list(dict.fromkeys([*options, EMPTY]))
+
     withdrawn = {p.square for p in last_play.placements} if last_play else set()
     taken_back = set(gone) == withdrawn and all(
         grid[r][c].confidence >= thresholds.empty for r, c in gone
@@ -490,6 +496,29 @@ def track(
 
     _, kind, board, play = outcomes[0]
     return _finish(kind, board, play, known, variant, dictionary, rotation, misreads, read_board)
+
+
+def _lone_labels(
+    known: Board, settled: dict[Square, Tile], uncertain: dict[Square, list[str]], variant: Variant
+) -> list[Square]:
+    """The new tiles on premium squares (their printed labels look like letters on some
+    editions), read with confidence or doubtful ones read as a tile, with no tile, known or read
+    with confidence, in their row or column within one more square than a tile read as empty may
+    leave (`_LINK_REACH`): such a tile is part of no legal move unless the fillings find one
+    (with the doubtful cells around it), so taking "no tile" for a candidate costs no question.
+    Nearer a tile it may be a play's end whose tiles between were read as empty squares, and is
+    left as read."""
+    layout = variant.layout.rows
+    occupied = {s for s, _ in known.tiles()} | set(settled)
+    reach = range(1, _LINK_REACH + 2)
+    tiles = [s for s in settled if known.get(*s) is None]
+    tiles += [s for s, options in uncertain.items() if options and options[0] != EMPTY]
+    return [
+        (r, c)
+        for (r, c) in tiles
+        if layout[r][c] != "."
+        and not any((r + dr * k, c + dc * k) in occupied for dr, dc in _STEPS for k in reach)
+    ]
 
 
 def _may_hold_a_tile(

@@ -346,8 +346,8 @@ def test_no_legal_play_asks_about_the_squares_that_break_it() -> None:
     faint = {(9, 9): [("empty", 0.96), ("О", 0.03), ("Ъ", 0.01)]}
     assert _asked(SLOVO, gap, faint) == {"J10": ("О", ".")}
     # A stray mark read as a tile off the play's line: that tile, or no tile.
-    stray = SLOVO.place({(7, 10): Tile("М"), (0, 0): Tile("Ъ")})
-    assert _asked(SLOVO, stray) == {"A1": ("Ъ", ".")}
+    stray = SLOVO.place({(7, 10): Tile("М"), (0, 1): Tile("Ъ")})
+    assert _asked(SLOVO, stray) == {"B1": ("Ъ", ".")}
     # A play joined to the board by a tile read as empty: the square between.
     apart = SLOVO.place({(7, 11): Tile("М")})
     assert _asked(SLOVO, apart) == {"K8": (".",)}
@@ -361,6 +361,16 @@ def test_no_legal_play_asks_about_the_squares_that_break_it() -> None:
     assert _asked(SLOVO, far) == {"A1": ("А", "."), "B1": ("Я", ".")}
     # A first play whose tile on the centre was read as empty: the centre.
     assert _asked(Board.empty(), board((7, 8, "ОТ", True))) == {"H8": (".",)}
+
+
+def test_a_lone_sure_tile_on_a_premium_square_is_taken_for_its_label() -> None:
+    # A printed "3" on A1 read as a sure Ъ, touching nothing: no legal move holds it, so the
+    # play is recorded without it and nothing is asked.
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т"), (0, 0): Tile("Ъ")})
+    result = track(SLOVO, reading_of(after), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "КОТ"
+    assert result.board is not None and result.board.get(0, 0) is None
 
 
 def test_another_board_is_not_matched() -> None:
