@@ -300,9 +300,14 @@ def track(
     last_play: ScoredPlay | None = None,
     thresholds: Thresholds = Thresholds(),
     steady: frozenset[Square] = frozenset(),
+    labels: bool = True,
 ) -> TrackResult:
     """Align `reading` with `known`, find and validate the move, and say whether it can be
     committed.
+
+    `labels`: whether a tile read on a premium square far from every other tile may be the
+    square's printed label (true of a photo's reading; false of a board a person corrected,
+    whose tiles are as the person set them).
 
     `steady`: known tiles the game's previous settled photo read as empty too. Read so again,
     they are this edition's look of those tiles under this light, not a hand: they do not count
@@ -359,7 +364,7 @@ def track(
 
     # A lone tile on a printed premium square, sure or doubtful, may be no tile at all: a label
     # read as a letter. The fillings below keep it only where a legal move does.
-    for square in _lone_labels(known, settled, uncertain, variant):
+    for square in _lone_labels(known, settled, uncertain, variant) if labels else ():
         options = [settled.pop(square).char] if square in settled else uncertain[square]
         uncertain[square] = list(dict.fromkeys([*options, EMPTY]))
 

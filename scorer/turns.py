@@ -80,12 +80,22 @@ def turn_from_reading(
     reading: Reading,
     dictionary: Dictionary | None,
     steady: frozenset[Square] = frozenset(),
+    labels: bool = True,
 ) -> Turn:
     """Track `reading` against `game`'s board (the last play may be seen withdrawn); `steady`
-    are the known tiles the previous settled photo read as empty (`TrackResult.gone`)."""
+    are the known tiles the previous settled photo read as empty (`TrackResult.gone`); `labels`
+    false for a reading a person corrected (see `track`)."""
     state = game.state
     last = state.last_play.play if state.last_play else None
-    result = track(state.board, reading, game.variant, dictionary, last_play=last, steady=steady)
+    result = track(
+        state.board,
+        reading,
+        game.variant,
+        dictionary,
+        last_play=last,
+        steady=steady,
+        labels=labels,
+    )
     event = _event(game, result)
     if result.status is TurnStatus.COMMITTED and event is None:
         return Turn(dataclasses.replace(result, message=NOTHING_TO_RECORD), None)
@@ -113,7 +123,7 @@ def passes_confirmed(turn: Turn) -> Turn:
 
 def turn_from_board(game: Game, board: Board, dictionary: Dictionary | None) -> Turn:
     """The turn a person confirmed or corrected: `board` is the whole board after the turn."""
-    return turn_from_reading(game, certain_reading(board), dictionary)
+    return turn_from_reading(game, certain_reading(board), dictionary, labels=False)
 
 
 def corrected_turn(
@@ -132,7 +142,7 @@ def corrected_turn(
     squares past the ends the person has just said are empty: asking them again would only ask
     what they answered.
     """
-    turn = turn_from_reading(game, reading, dictionary)
+    turn = turn_from_reading(game, reading, dictionary, labels=False)
     play = turn.result.play
     if turn.event is None or play is None or not turn.result.invalid_words:
         return turn

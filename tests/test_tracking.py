@@ -371,6 +371,10 @@ def test_a_lone_sure_tile_on_a_premium_square_is_taken_for_its_label() -> None:
     assert result.status is TurnStatus.COMMITTED, result.message
     assert result.play is not None and result.play.word == "КОТ"
     assert result.board is not None and result.board.get(0, 0) is None
+    # A tile a person put there is no label: the play that leaves it out of line is refused.
+    result = track(SLOVO, reading_of(after), RU, dictionary_for(RU), labels=False)
+    assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
+    assert [c.square for c in result.uncertain] == [(0, 0)]
 
 
 def test_another_board_is_not_matched() -> None:
