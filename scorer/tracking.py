@@ -300,9 +300,14 @@ def track(
     last_play: ScoredPlay | None = None,
     thresholds: Thresholds = Thresholds(),
     steady: frozenset[Square] = frozenset(),
+    labels: bool = True,
 ) -> TrackResult:
     """Align `reading` with `known`, find and validate the move, and say whether it can be
     committed.
+
+    `labels`: whether a tile read on a premium square far from every other tile may be the
+    square's printed label (true of a photo's reading; false of a board a person corrected,
+    whose tiles are as the person set them).
 
     `steady`: known tiles the game's previous settled photo read as empty too. Read so again,
     they are this edition's look of those tiles under this light, not a hand: they do not count
@@ -357,6 +362,12 @@ def track(
                 if sum(p for sym, p in cell.options if sym in options) < thresholds.coverage:
                     unreadable.append((r, c))
 
+    # A lone tile on a printed premium square, sure or doubtful, may be no tile at all: a label
+    # read as a letter. The fillings below keep it only where a legal move does.
+    for square in _lone_labels(known, settled, uncertain, variant) if labels else ():
+        options = [settled.pop(square).char] if square in settled else uncertain[square]
+        uncertain[square] = list(dict.fromkeys([*options, EMPTY]))
+
     withdrawn = {p.square for p in last_play.placements} if last_play else set()
     taken_back = set(gone) == withdrawn and all(
         grid[r][c].confidence >= thresholds.empty for r, c in gone
@@ -390,17 +401,6 @@ def track(
             for s in gone
         )
     read_board = known.place(removed).place(settled)
-    if unreadable:
-        # The other doubtful cells are listed too: a correction takes every square not listed
-        # as read, and a new tile left out would be dropped from the move (a play recorded as a
-        # pass in a rendered game).
-        listed = [
-            *unreadable,
-            *(square for square in sorted(uncertain) if square not in unreadable),
-        ]
-        return _review(
-            uncertain, "some cells cannot be read", rotation, misreads, read_board, listed
-        )
 
     # Tile accounting: letters the set has run out of cannot all be right; they compete again.
     for square in _over_counted(known, settled, variant):
@@ -416,14 +416,30 @@ def track(
         ]
         for square, options in uncertain.items()
     }
-    if any(not options for options in choices.values()):
-        return _review(
-            choices, "some cells cannot be read", rotation, misreads, read_board, list(choices)
-        )
-
-    # Every way to fill the uncertain cells that gives a legal move whose words can be valid.
     squares = sorted(choices)
     new_squares = {s for s in settled if known.get(*s) is None}
+    # A cell whose every candidate the tile counts rule out holds none of them, like an
+    # unreadable one (a printed label read as a second Z).
+    unreadable += [s for s in squares if not choices[s] and s not in unreadable]
+    if unreadable:
+        if _may_hold_a_tile(
+            known, base, choices, squares, new_squares, unreadable, variant, last_play
+        ):
+            # The other doubtful cells are listed too: a correction takes every square not
+            # listed as read, and a new tile left out would be dropped from the move (a play
+            # recorded as a pass in a rendered game).
+            listed = [
+                *unreadable,
+                *(square for square in sorted(uncertain) if square not in unreadable),
+            ]
+            return _review(
+                uncertain, "some cells cannot be read", rotation, misreads, read_board, listed
+            )
+        # No legal move puts any tile there, whatever its letter: the cell is empty (a printed
+        # label, a shadow far from the play), and asking about it would change nothing.
+        choices.update(dict.fromkeys(unreadable, [EMPTY]))
+
+    # Every way to fill the uncertain cells that gives a legal move whose words can be valid.
     fills = _line_fills(known, choices, squares, new_squares)
     if fills is None:
         return _review(
@@ -485,6 +501,60 @@ def track(
 
     _, kind, board, play = outcomes[0]
     return _finish(kind, board, play, known, variant, dictionary, rotation, misreads, read_board)
+
+
+def _lone_labels(
+    known: Board, settled: dict[Square, Tile], uncertain: dict[Square, list[str]], variant: Variant
+) -> list[Square]:
+    """The new tiles on premium squares (their printed labels look like letters on some
+    editions), read with confidence or doubtful ones read as a tile, with no tile, known or read
+    with confidence, in their row or column within one more square than a tile read as empty may
+    leave (`_LINK_REACH`): such a tile is part of no legal move unless the fillings find one
+    (with the doubtful cells around it), so taking "no tile" for a candidate costs no question.
+    Nearer a tile it may be a play's end whose tiles between were read as empty squares, and is
+    left as read."""
+    layout = variant.layout.rows
+    occupied = {s for s, _ in known.tiles()} | set(settled)
+    reach = range(1, _LINK_REACH + 2)
+    tiles = [s for s in settled if known.get(*s) is None]
+    tiles += [s for s, options in uncertain.items() if options and options[0] != EMPTY]
+    return [
+        (r, c)
+        for (r, c) in tiles
+        if layout[r][c] != "."
+        and not any((r + dr * k, c + dc * k) in occupied for dr, dc in _STEPS for k in reach)
+    ]
+
+
+def _may_hold_a_tile(
+    known: Board,
+    base: Board,
+    choices: dict[Square, list[str]],
+    squares: list[Square],
+    new_squares: set[Square],
+    unreadable: list[Square],
+    variant: Variant,
+    last_play: ScoredPlay | None,
+) -> bool:
+    """Whether some legal move puts a tile on an `unreadable` cell: each of them may hold any
+    tile or none (its truth may be none of its candidates), the other doubtful cells what their
+    candidates allow. Only where a tile goes counts, not its letter (a blank stands for any), so
+    no word list or tile count rules a tile out here; too many fillings to try count as yes."""
+    wide = {**choices, **{s: [EMPTY, UNKNOWN_BLANK] for s in unreadable}}
+    fills = _line_fills(known, wide, squares, new_squares)
+    if fills is None:
+        return True
+    at = [i for i, s in enumerate(squares) if s in set(unreadable)]
+    for combo in fills:
+        if all(combo[i] == EMPTY for i in at):
+            continue
+        fill = {
+            s: (None if sym == EMPTY else Tile.from_char(sym))
+            for s, sym in zip(squares, combo, strict=True)
+        }
+        if _try(known, base.place(fill), variant, last_play) is not None:
+            return True
+    return False
 
 
 def _line_fills(

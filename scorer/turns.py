@@ -85,12 +85,22 @@ def turn_from_reading(
     reading: Reading,
     dictionary: Dictionary | None,
     steady: frozenset[Square] = frozenset(),
+    labels: bool = True,
 ) -> Turn:
     """Track `reading` against `game`'s board (the last play may be seen withdrawn); `steady`
-    are the known tiles the previous settled photo read as empty (`TrackResult.gone`)."""
+    are the known tiles the previous settled photo read as empty (`TrackResult.gone`); `labels`
+    false for a reading a person corrected (see `track`)."""
     state = game.state
     last = state.last_play.play if state.last_play else None
-    result = track(state.board, reading, game.variant, dictionary, last_play=last, steady=steady)
+    result = track(
+        state.board,
+        reading,
+        game.variant,
+        dictionary,
+        last_play=last,
+        steady=steady,
+        labels=labels,
+    )
     event = _event(game, result)
     if result.status is TurnStatus.COMMITTED and event is None:
         return Turn(dataclasses.replace(result, message=NOTHING_TO_RECORD), None)
@@ -132,7 +142,7 @@ def withdrawals_confirmed(turn: Turn) -> Turn:
 
 def turn_from_board(game: Game, board: Board, dictionary: Dictionary | None) -> Turn:
     """The turn a person confirmed or corrected: `board` is the whole board after the turn."""
-    return turn_from_reading(game, certain_reading(board), dictionary)
+    return turn_from_reading(game, certain_reading(board), dictionary, labels=False)
 
 
 def phonies_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> Turn:
@@ -186,8 +196,10 @@ def corrected_turn(
     """The turn after a person corrected some squares of a photo under review (`answered`: the
     squares set while reviewing it). Every square the person did not touch is then taken as
     read; a play with words the dictionary lacks is asked about (`phonies_confirmed`) until the
-    person has answered its doubtful squares."""
-    return phonies_confirmed(turn_from_reading(game, reading, dictionary), answered)
+    person has answered its doubtful squares. The tiles the person set are kept as set
+    (`labels=False`)."""
+    turn = turn_from_reading(game, reading, dictionary, labels=False)
+    return phonies_confirmed(turn, answered)
 
 
 def turn_from_move(game: Game, position: str, word: str, dictionary: Dictionary | None) -> Turn:

@@ -51,6 +51,7 @@ def looked(rows: dict[int, str], uncertain=None, tiles=(), light: float = 0.0) -
 
 
 A1_AS_Z = {"A1": [("Z", 0.97), ("empty", 0.02), ("blank", 0.01)]}
+I9_AS_Z = {"I9": A1_AS_Z["A1"]}
 
 
 def test_a_square_answered_empty_is_read_empty_in_other_light() -> None:
@@ -93,30 +94,32 @@ def api(tmp_path: Path) -> Iterator[Api]:
 
 
 def test_the_service_does_not_ask_again_about_a_square_answered_empty(api: Api) -> None:
-    first = api.photo(photo(1), looked(CAT, A1_AS_Z)).json()
+    # I9's printed label, under CAT's A, read as a sure Z: off the play's line, so asked.
+    first = api.photo(photo(1), looked(CAT, I9_AS_Z)).json()
     assert first["status"] == "needs_review"
-    assert "A1" in [cell["square"] for cell in first["uncertain"]]
-    answered = api.post("/review/correct", json={"cells": {"A1": "."}}).json()
+    assert "I9" in [cell["square"] for cell in first["uncertain"]]
+    answered = api.post("/review/correct", json={"cells": {"I9": "."}}).json()
     assert answered["status"] == "committed" and answered["move"]["word"] == "CAT"
-    # The next photo, in other light, reads A1 the same way: not asked again.
-    second = api.photo(photo(2), looked(CATS, A1_AS_Z, light=-20.0)).json()
+    # The next photo, in other light, reads I9 the same way: not asked again.
+    second = api.photo(photo(2), looked(CATS, I9_AS_Z, light=-20.0)).json()
     assert second["status"] == "committed", second
     assert second["move"]["word"] == "CATS" and not second["uncertain"]
-    # A tile laid on A1 is asked about as before.
-    third = api.photo(photo(3), looked(CATS, A1_AS_Z, tiles={(0, 0)})).json()
-    assert third["status"] == "needs_review"
-    assert "A1" in [cell["square"] for cell in third["uncertain"]]
+    # A tile laid on I9 is read as usual: a Z under the A (AZ, a word the list lacks).
+    third = api.photo(photo(3), looked(CATS, I9_AS_Z, tiles={(8, 8)})).json()
+    assert third["board"][8][8] == "Z" and third["invalid_words"] == ["AZ"], third
 
 
 def test_an_answer_on_the_empty_board_holds_for_the_first_move(api: Api) -> None:
-    # A printed label read as an empty square or a Z, neither at all surely: asked.
-    doubtful = {"D4": [("empty", 0.5), ("Z", 0.3)]}
+    # Two squares of the centre row read as an empty square or a Z, neither at all surely: a
+    # first move could lie there, so they are asked.
+    doubtful = dict.fromkeys(("G8", "H8"), [("empty", 0.5), ("Z", 0.3)])
     empty = api.photo(photo(1), looked({}, doubtful)).json()
     assert empty["status"] == "needs_review" and empty["move"] is None
-    assert [cell["square"] for cell in empty["uncertain"]] == ["D4"]
-    api.post("/review/correct", json={"cells": {"D4": "."}})
-    # The first move's photo reads the label as a Z first now: the same look, not asked again.
-    first = api.photo(photo(2), looked(CAT, {"D4": [("Z", 0.5), ("empty", 0.3)]})).json()
+    assert [cell["square"] for cell in empty["uncertain"]] == ["G8", "H8"]
+    api.post("/review/correct", json={"cells": {"G8": ".", "H8": "."}})
+    # The first move's photo reads G8, just before CAT, as a Z first now: the same look, not
+    # asked again.
+    first = api.photo(photo(2), looked(CAT, {"G8": [("Z", 0.5), ("empty", 0.3)]})).json()
     assert first["status"] == "committed" and first["move"]["word"] == "CAT", first
 
 

@@ -95,18 +95,37 @@ def test_photo_from_another_side_is_aligned(turns: int) -> None:
 
 
 def test_hand_covering_cells_needs_review() -> None:
+    # КОТ down column J; a hand covers J10, under the Т, where a tile would lengthen the play,
+    # and K9 beside it: both are asked.
     after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
     hand = [("Ж", 0.30), ("empty", 0.25), ("Ф", 0.2)]
     reading = reading_of(
-        after, {(8, 8): hand, (8, 10): hand, (7, 5): [("empty", 0.4), ("С", 0.3), ("Ш", 0.2)]}
+        after, {(9, 9): hand, (8, 10): hand, (7, 5): [("empty", 0.4), ("С", 0.3), ("Ш", 0.2)]}
     )
     result = track(SLOVO, reading, RU, dictionary_for(RU))
     assert result.status is TurnStatus.NEEDS_REVIEW
     assert result.play is None
-    assert {c.square for c in result.uncertain} == {(8, 8), (8, 10)}
+    assert {c.square for c in result.uncertain} == {(9, 9), (8, 10)}
     assert "cannot be read" in result.message
     # The known С under the hand keeps its letter.
     assert [m.square for m in result.misreads] == [(7, 5)]
+
+
+def test_unreadable_cells_where_no_legal_play_puts_a_tile_are_not_asked() -> None:
+    # The same hand off column J only: a tile there, of any letter, would leave the new tiles
+    # out of line, so no reading of those cells changes the move.
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
+    hand = [("Ж", 0.30), ("empty", 0.25), ("Ф", 0.2)]
+    reading = reading_of(after, {(8, 8): hand, (8, 10): hand, (0, 0): hand})
+    result = track(SLOVO, reading, RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "КОТ"
+    assert result.board is not None and result.board.get(8, 8) is None
+    # With no new tile read, a one-tile play could lie on the cell beside the board: asked.
+    reading = reading_of(SLOVO, {(8, 8): hand, (0, 0): hand})
+    result = track(SLOVO, reading, RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW
+    assert {c.square for c in result.uncertain} == {(8, 8), (0, 0)}
 
 
 def test_uncertain_letter_settled_by_dictionary() -> None:
@@ -178,16 +197,16 @@ def test_known_tiles_gone_in_the_previous_photo_too_are_not_asked_again() -> Non
 
 
 def test_an_unreadable_cell_review_lists_the_other_doubtful_tiles_too() -> None:
-    # A new tile read 0.94 (not sure) and a cell nothing explains: both are asked, so that
-    # answering the unreadable one cannot leave the new tile out of the move.
+    # A new tile read 0.94 (not sure) and a cell below it nothing explains: both are asked, so
+    # that answering the unreadable one cannot leave the new tile out of the move.
     after = SLOVO.place({(8, 9): Tile("Т")})
     doubt = {
         (8, 9): [("Т", 0.94), ("empty", 0.05), ("Г", 0.01)],
-        (0, 0): [("empty", 0.4), ("blank", 0.2), ("Ъ", 0.1)],
+        (9, 9): [("empty", 0.4), ("blank", 0.2), ("Ъ", 0.1)],
     }
     result = track(SLOVO, reading_of(after, doubt), RU, dictionary_for(RU))
     assert result.status is TurnStatus.NEEDS_REVIEW
-    assert [c.square for c in result.uncertain] == [(0, 0), (8, 9)]
+    assert [c.square for c in result.uncertain] == [(9, 9), (8, 9)]
 
 
 def test_a_review_keeps_the_doubtful_tiles_every_reading_agrees_on() -> None:
@@ -327,8 +346,8 @@ def test_no_legal_play_asks_about_the_squares_that_break_it() -> None:
     faint = {(9, 9): [("empty", 0.96), ("О", 0.03), ("Ъ", 0.01)]}
     assert _asked(SLOVO, gap, faint) == {"J10": ("О", ".")}
     # A stray mark read as a tile off the play's line: that tile, or no tile.
-    stray = SLOVO.place({(7, 10): Tile("М"), (0, 0): Tile("Ъ")})
-    assert _asked(SLOVO, stray) == {"A1": ("Ъ", ".")}
+    stray = SLOVO.place({(7, 10): Tile("М"), (0, 1): Tile("Ъ")})
+    assert _asked(SLOVO, stray) == {"B1": ("Ъ", ".")}
     # A play joined to the board by a tile read as empty: the square between.
     apart = SLOVO.place({(7, 11): Tile("М")})
     assert _asked(SLOVO, apart) == {"K8": (".",)}
@@ -342,6 +361,20 @@ def test_no_legal_play_asks_about_the_squares_that_break_it() -> None:
     assert _asked(SLOVO, far) == {"A1": ("А", "."), "B1": ("Я", ".")}
     # A first play whose tile on the centre was read as empty: the centre.
     assert _asked(Board.empty(), board((7, 8, "ОТ", True))) == {"H8": (".",)}
+
+
+def test_a_lone_sure_tile_on_a_premium_square_is_taken_for_its_label() -> None:
+    # A printed "3" on A1 read as a sure Ъ, touching nothing: no legal move holds it, so the
+    # play is recorded without it and nothing is asked.
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т"), (0, 0): Tile("Ъ")})
+    result = track(SLOVO, reading_of(after), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "КОТ"
+    assert result.board is not None and result.board.get(0, 0) is None
+    # A tile a person put there is no label: the play that leaves it out of line is refused.
+    result = track(SLOVO, reading_of(after), RU, dictionary_for(RU), labels=False)
+    assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
+    assert [c.square for c in result.uncertain] == [(0, 0)]
 
 
 def test_another_board_is_not_matched() -> None:
