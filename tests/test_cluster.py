@@ -61,6 +61,16 @@ def _kill(process: subprocess.Popen) -> None:
     process.wait(timeout=30)
 
 
+def _wait_drawn(url: str, tries: int = 240) -> None:
+    """Wait until `url` (a turn's overlay) answers 200; each try waits for a drawing in
+    progress in the process it reaches."""
+    for _ in range(tries):
+        if httpx.get(url, timeout=30).status_code == 200:
+            return
+        time.sleep(0.25)
+    raise AssertionError(f"{url} was never drawn")
+
+
 @pytest.fixture
 def cat_photo() -> bytes:
     render = pytest.importorskip("training.render", reason="training.render needs Pillow")
@@ -94,6 +104,9 @@ def test_a_killed_server_loses_nothing(database: str, tmp_path: Path, cat_photo:
         if turn["status"] == "needs_review":  # how well cells are read is vision's to test
             confirm = httpx.post(f"{first_url}{game}/review/confirm", headers=auth, timeout=30)
             assert confirm.json()["status"] == "committed", confirm.text
+        # The overlay is drawn after the answer (the page shows the photo until then); once
+        # drawn it is in the database, for any server.
+        _wait_drawn(f"{first_url}{turn['overlay_url']}")
         _kill(first)
 
         assert httpx.get(f"{second_url}{turn['photo_url']}").content == cat_photo
