@@ -2,7 +2,9 @@
 move is the board after it, read with certainty) and, when the move is settled, turned into the
 game event it records. Shared by `replay` and the server, so both follow the same rules: the empty
 board photographed before the first move records nothing, and a move the game refuses (a house
-rule, tile counts) goes to review instead of failing.
+rule, tile counts) goes to review instead of failing. The server also sends for confirmation
+what a photo may show by mistake: a pass, a play with words the dictionary lacks, and (from a
+table camera) a withdrawn play.
 """
 
 from __future__ import annotations
@@ -157,7 +159,7 @@ def phonies_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> 
     play, board = turn.result.play, turn.result.board
     if not isinstance(turn.event, Play) or play is None or board is None:
         return turn
-    if not turn.result.invalid_words:
+    if not turn.result.invalid_words:  # every word is known, or nothing checks words
         return turn
     unknown = set(turn.result.invalid_words)
     new = {p.square: p.tile.char for p in play.placements}

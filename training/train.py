@@ -48,6 +48,7 @@ from vision.classify import (
     read_cells,
     visual_class,
 )
+from vision.pipeline import SURELY_EMPTY
 
 TRAIN_SEEDS_FROM = 1_000_000
 HELDOUT_SEEDS_FROM = 9_000_000
@@ -331,7 +332,8 @@ def model_card(
     pair = (
         f"The pipeline reads every cell with `{MODEL_FILE}`; cells whose top class scores below\n"
         f"{SECOND_BELOW:.0%} are read by `{SECOND_MODEL_FILE}` too (the same training for longer,\n"
-        f"described in `{card_name(SECOND_MODEL_FILE)}`), and the two models' probabilities are averaged."
+        f"described in `{card_name(SECOND_MODEL_FILE)}`), and the two models' probabilities are averaged; squares the\n"
+        f"board-relative reading already calls empty at {SURELY_EMPTY:.0%} (`vision.pipeline.SURELY_EMPTY`) are not."
     )
     return f"""# Cell classifier (`{args.model_file}`)
 

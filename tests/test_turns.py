@@ -1,0 +1,46 @@
+"""A photographed play with words the dictionary lacks is asked about before it is recorded
+(`scorer.turns.phonies_confirmed`): its new tiles and the squares past its ends, until the players
+have answered them all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scorer.board import Board
+from scorer.dictionary import WordListDictionary
+from scorer.game import Game, Play
+from scorer.tracking import TurnStatus, certain_reading
+from scorer.turns import Turn, phonies_confirmed, turn_from_reading
+from scorer.variant import load_variant
+
+EN = load_variant("en")
+
+
+def _first_move(tmp_path: Path, row: str) -> Turn:
+    words = tmp_path / "words.txt"
+    words.write_text("CAT\n", encoding="utf-8")
+    board = Board.from_rows(["." * 15] * 7 + [row] + ["." * 15] * 7)
+    game = Game(EN, ("Ann", "Bob"))
+    return turn_from_reading(game, certain_reading(board), WordListDictionary(words))
+
+
+def test_a_play_of_known_words_is_recorded_as_it_is(tmp_path: Path) -> None:
+    turn = _first_move(tmp_path, ".......CAT.....")
+    assert turn.committed and phonies_confirmed(turn) is turn
+
+
+def test_an_unknown_word_asks_its_new_tiles_and_ends_until_all_are_answered(
+    tmp_path: Path,
+) -> None:
+    turn = _first_move(tmp_path, ".......TAC.....")
+    assert turn.committed and turn.result.invalid_words == ("TAC",)
+    asked = phonies_confirmed(turn)
+    assert asked.result.status is TurnStatus.NEEDS_REVIEW and asked.event is None
+    assert isinstance(asked.proposed, Play) and asked.proposed == turn.event
+    cells = asked.result.uncertain
+    assert [c.square for c in cells] == [(7, 6), (7, 10), (7, 7), (7, 8), (7, 9)]
+    assert [c.candidates for c in cells] == [(".",), (".",), ("T",), ("A",), ("C",)]
+    # The ends answered empty: the letters are still asked; all answered: recorded, flagged.
+    partly = phonies_confirmed(turn, frozenset({(7, 6), (7, 10)}))
+    assert [c.square for c in partly.result.uncertain] == [(7, 7), (7, 8), (7, 9)]
+    assert phonies_confirmed(turn, frozenset(c.square for c in cells)) is turn
