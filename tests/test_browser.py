@@ -168,6 +168,21 @@ def base_url(tmp_path: Path, camera: FakeCamera) -> Iterator[str]:
     yield from serve(app)
 
 
+def _launch(playwright: object, profile: Path, *args: str) -> tuple[object, object]:
+    """A headless chromium with its own profile directory (one phone) and extra `args`: the
+    context and its page."""
+    context = playwright.chromium.launch_persistent_context(
+        str(profile),
+        executable_path=str(CHROMIUM),
+        args=[*CHROMIUM_ARGS, *args],
+        headless=True,
+        viewport=VIEWPORT,
+        locale="en-GB",
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    return context, context.pages[0] if context.pages else context.new_page()
+
+
 @pytest.fixture
 def phone(tmp_path: Path) -> Iterator[Callable[[str], object]]:
     """Opens a fresh headless chromium with its own profile directory (one phone each)."""
@@ -175,17 +190,9 @@ def phone(tmp_path: Path) -> Iterator[Callable[[str], object]]:
         contexts = []
 
         def open_phone(name: str) -> object:
-            context = playwright.chromium.launch_persistent_context(
-                str(tmp_path / f"profile-{name}"),
-                executable_path=str(CHROMIUM),
-                args=CHROMIUM_ARGS,
-                headless=True,
-                viewport=VIEWPORT,
-                locale="en-GB",
-            )
-            context.set_default_timeout(TIMEOUT_MS)
+            context, page = _launch(playwright, tmp_path / f"profile-{name}")
             contexts.append(context)
-            return context.pages[0] if context.pages else context.new_page()
+            return page
 
         yield open_phone
         for context in contexts:
@@ -485,20 +492,12 @@ def test_table_camera_streams_frames_from_the_fake_camera(base_url: str, tmp_pat
     says; stopping it stops the frames. (A rendered game through the camera: the next test.)"""
     expect = sync_api.expect
     with sync_api.sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile-stand"),
-            executable_path=str(CHROMIUM),
-            args=[
-                *CHROMIUM_ARGS,
-                "--use-fake-device-for-media-stream",
-                "--use-fake-ui-for-media-stream",
-            ],
-            headless=True,
-            viewport=VIEWPORT,
-            locale="en-GB",
+        context, page = _launch(
+            playwright,
+            tmp_path / "profile-stand",
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
         )
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.pages[0] if context.pages else context.new_page()
         frames: list[object] = []
         page.on("request", lambda r: frames.append(r) if r.url.endswith("/frames") else None)
         _english_game_for_ann_and_bob(page, base_url)
@@ -575,21 +574,13 @@ def test_table_camera_scores_a_rendered_game(vision_url: str, video: Path, tmp_p
     game = rendered_game_video(video)
     want = sheet_dict(game)["moves"]
     with sync_api.sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile-stand"),
-            executable_path=str(CHROMIUM),
-            args=[
-                *CHROMIUM_ARGS,
-                "--use-fake-device-for-media-stream",
-                "--use-fake-ui-for-media-stream",
-                f"--use-file-for-fake-video-capture={video}",
-            ],
-            headless=True,
-            viewport=VIEWPORT,
-            locale="en-GB",
+        context, page = _launch(
+            playwright,
+            tmp_path / "profile-stand",
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-video-capture={video}",
         )
-        context.set_default_timeout(TIMEOUT_MS)
-        page = context.pages[0] if context.pages else context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         answers: list[str] = []

@@ -48,7 +48,7 @@ SCOWL_COPYRIGHT = "./usr/share/doc/scowl/copyright"
 WORD = re.compile(r"[a-z]+")
 
 
-def _deb_data(deb: Path) -> tarfile.TarFile:
+def deb_data(deb: Path) -> tarfile.TarFile:
     """The data.tar.xz member of a .deb (an `ar` archive: 8-byte magic, 60-byte headers)."""
     raw = deb.read_bytes()
     offset = 8
@@ -69,7 +69,7 @@ def _lower_words(lines: list[str]) -> set[str]:
 def scowl_words(deb: Path) -> tuple[set[str], bytes]:
     """SCOWL's lower-case words up to MAX_LEVEL, and its copyright file."""
     words: set[str] = set()
-    data = _deb_data(deb)
+    data = deb_data(deb)
     copyright_text = b""
     for member in data.getmembers():
         handle = data.extractfile(member)

@@ -31,10 +31,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import io
-import lzma
 import sys
-import tarfile
 import unicodedata
 import zipfile
 from functools import cache
@@ -46,6 +43,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from scorer.variant import load_variant  # noqa: E402
+from tools.build_en_words import deb_data  # noqa: E402
 
 OUT = REPO / "scorer" / "data" / "words"
 MAX_LETTERS = 15  # a board's side: no longer word can be played
@@ -93,24 +91,10 @@ def spelled_words(words: list[str], language: str) -> set[str]:
     return {s for s in (tile_spelling(w, language) for w in words) if s is not None}
 
 
-def _deb_data(deb: Path) -> tarfile.TarFile:
-    """The data.tar.xz member of a .deb (an `ar` archive: 8-byte magic, 60-byte headers)."""
-    raw = deb.read_bytes()
-    offset = 8
-    while offset < len(raw):
-        name = raw[offset : offset + 16].decode().strip()
-        size = int(raw[offset + 48 : offset + 58])
-        start = offset + 60
-        if name.rstrip("/") == "data.tar.xz":
-            return tarfile.open(fileobj=io.BytesIO(lzma.decompress(raw[start : start + size])))
-        offset = start + size + size % 2
-    raise SystemExit(f"{deb}: no data.tar.xz")
-
-
 def debian_words(deb: Path, language: str) -> set[str]:
     """A Debian word list's entries, spelled as tiles. German keeps capitalised entries (every
     noun is one); the other languages keep lower-case entries only (capitalised ones are names)."""
-    data = _deb_data(deb)
+    data = deb_data(deb)
     member = data.extractfile(DEBIAN_LISTS[language])
     if member is None:
         raise SystemExit(f"{deb}: no {DEBIAN_LISTS[language]}")

@@ -53,6 +53,7 @@ import numpy as np
 
 from vision.premium_fit import premium_fit
 from vision.premium_grid import DOUBTFUL, premium_grids, premium_shift
+from vision.pyramid import canonical_grid
 from vision.pyramid import pyramid as _pyramid
 from vision.pyramid import warp as _warp
 
@@ -509,16 +510,7 @@ def _refine(
     Returns (quality, corners) or None."""
     cell = _REFINE_CELL
     margin = cell
-    width, height = cols * cell + 2 * margin, rows * cell + 2 * margin
-    ideal = np.array(
-        [
-            [margin, margin],
-            [width - margin, margin],
-            [width - margin, height - margin],
-            [margin, height - margin],
-        ],
-        np.float32,
-    )
+    ideal, width, height = canonical_grid(rows, cols, cell, margin)
     xs = margin + np.arange(cols + 1) * cell
     ys = margin + np.arange(rows + 1) * cell
     shifts = fits = 0

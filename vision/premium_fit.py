@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate import OPPONENT
-from vision.pyramid import warp
+from vision.pyramid import canonical_grid, warp
 
 _CELL = 18  # px per cell in the warp
 _MARGIN = 3  # cells of warp around the grid, room for whole-cell shifts
@@ -108,15 +108,7 @@ def premium_fit(
     rows, cols = layout.shape
     start = corners
     cell, margin = _CELL, _MARGIN * _CELL
-    width, height = cols * cell + 2 * margin, rows * cell + 2 * margin
-    ideal = np.float32(
-        [
-            [margin, margin],
-            [width - margin, margin],
-            [width - margin, height - margin],
-            [margin, height - margin],
-        ]
-    )
+    ideal, width, height = canonical_grid(rows, cols, cell, margin)
     offsets = np.arange(-_REACH, _REACH + 1, _STEP)
     trim = int(round(_TRIM * cell))
     blocks = [(r, c) for r in _block_starts(rows) for c in _block_starts(cols)]

@@ -10,6 +10,17 @@ import numpy as np
 PYRAMID_LEVELS = 3  # halvings of the working image that warps may read from
 
 
+def canonical_grid(rows: int, cols: int, cell: int, margin: int) -> tuple[np.ndarray, int, int]:
+    """The grid's corners (float32, clockwise from top left) in a canonical image of `cell` px
+    squares with `margin` px around them, and that image's width and height."""
+    width, height = cols * cell + 2 * margin, rows * cell + 2 * margin
+    corners = np.float32(
+        [[margin, margin], [width - margin, margin], [width - margin, height - margin],
+         [margin, height - margin]]
+    )  # fmt: skip
+    return corners, width, height
+
+
 def pyramid(image: np.ndarray) -> list[np.ndarray]:
     """`image` and successive halvings of it (Gaussian pyramid)."""
     levels = [image]
