@@ -4,7 +4,8 @@ game event it records. Shared by `replay` and the server, so both follow the sam
 board photographed before the first move records nothing, and a move the game refuses (a house
 rule, tile counts) goes to review instead of failing. The server also sends for confirmation
 what a photo may show by mistake: a pass, a play with words the dictionary lacks, and (from a
-table camera) a withdrawn play.
+table camera) a withdrawn play; and a board holding two plays (a turn missed) is offered as both
+plays in turn order, each for its own player, to confirm (`two_plays_offered`), never one turn.
 """
 
 from __future__ import annotations
@@ -12,12 +13,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from scorer.board import Board, Square, parse_position
+from scorer.board import Board, Square, Tile, parse_position
 from scorer.dictionary import Dictionary
 from scorer.errors import IllegalPlay, PlayErrorCode
 from scorer.game import ChallengeWithdrawn, Event, Game, GameError, Pass, Play
 from scorer.gcg import EventKind, GcgEvent, play_placements
-from scorer.move import ChangeKind, classify_change
+from scorer.move import ChangeKind, classify_change, find_play
 from scorer.tracking import (
     EMPTY,
     Reading,
@@ -47,9 +48,10 @@ class Turn:
 
     result: TrackResult
     event: Event | None
-    # The event a turn under review would record when confirmed, where tracking settled it but
-    # the players must say so (`passes_confirmed`, `withdrawals_confirmed`).
-    proposed: Event | None = None
+    # The events a turn under review would record when confirmed, in order, where tracking
+    # settled them but the players must say so (`passes_confirmed`, `withdrawals_confirmed`,
+    # `two_plays_offered`: two plays).
+    proposed: tuple[Event, ...] = ()
 
     @property
     def committed(self) -> bool:
@@ -125,7 +127,7 @@ def passes_confirmed(turn: Turn) -> Turn:
     result = dataclasses.replace(
         turn.result, status=TurnStatus.NEEDS_REVIEW, message=PASS_TO_CONFIRM
     )
-    return Turn(result, None, proposed=turn.event)
+    return Turn(result, None, proposed=(turn.event,))
 
 
 def withdrawals_confirmed(turn: Turn) -> Turn:
@@ -139,7 +141,7 @@ def withdrawals_confirmed(turn: Turn) -> Turn:
     result = dataclasses.replace(
         turn.result, status=TurnStatus.NEEDS_REVIEW, message=WITHDRAWAL_TO_CONFIRM
     )
-    return Turn(result, None, proposed=turn.event)
+    return Turn(result, None, proposed=(turn.event,))
 
 
 def turn_from_board(game: Game, board: Board, dictionary: Dictionary | None) -> Turn:
@@ -186,7 +188,7 @@ def phonies_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> 
     result = dataclasses.replace(
         turn.result, status=TurnStatus.NEEDS_REVIEW, message=why, uncertain=cells
     )
-    return Turn(result, None, proposed=turn.event)
+    return Turn(result, None, proposed=(turn.event,))
 
 
 def corrected_turn(
@@ -233,3 +235,126 @@ def turn_from_move(game: Game, position: str, word: str, dictionary: Dictionary 
     if turn.event is None:
         raise GameError(turn.result.message)
     return turn
+
+
+TWO_PLAYS = (
+    "two plays on the board, a turn missed: {plays}: confirm both, each for its own player, or "
+    "correct the squares"
+)
+TWO_PLAYS_ORDER = (
+    "two plays on the board, a turn missed: {plays}, or the other way round: which came first "
+    "cannot be told; reject this and type them in turn order"
+)
+
+
+def _play_splits(squares: set[Square]) -> list[tuple[frozenset[Square], frozenset[Square]]]:
+    """The ways to split the new tiles into two sets each in one row or column: a line's new
+    tiles, or those but one (the other play may cross the line), against the rest."""
+    lines: set[frozenset[Square]] = set()
+    for index in range(2):
+        for value in {s[index] for s in squares}:
+            line = frozenset(s for s in squares if s[index] == value)
+            lines.add(line)
+            lines.update(line - {s} for s in line if len(line) > 1)
+    splits = []
+    for first in lines:
+        rest = frozenset(squares - first)
+        if rest and (len({s[0] for s in rest}) == 1 or len({s[1] for s in rest}) == 1):
+            splits.append((first, rest))
+    return splits
+
+
+def two_plays_offered(
+    game: Game,
+    turn: Turn,
+    earlier: frozenset[Square] = frozenset(),
+    later: frozenset[Square] = frozenset(),
+) -> Turn:
+    """`turn`, but a review whose new tiles make no one play and split into two legal plays in
+    turn order (a turn missed: a photo not taken, a table camera that could not see a play) is
+    offered as those two plays, each scored for its own player, to be confirmed together; the
+    squares it asked only because the tiles made no one play are no longer asked, the others
+    (a letter in doubt) still are. Where more than one split or both orders are legal, the
+    squares a hand was seen over before the other play (`earlier`) or while laying the last one
+    (`later`) may tell them apart (a table camera's); else the review says two plays were made
+    and asks for them to be typed, and records neither. A play is never recorded for the player
+    whose turn it was not."""
+    result = turn.result
+    if result.status is not TurnStatus.NEEDS_REVIEW or result.play or turn.proposed:
+        return turn
+    if result.read_board is None:
+        return turn
+    known = game.state.board
+    likely = result.read_board.place(
+        {
+            cell.square: None if cell.candidates[0] == EMPTY else Tile.from_char(cell.candidates[0])
+            for cell in result.uncertain
+            if cell.candidates
+        }
+    )
+    new: dict[Square, Tile] = {}
+    for row in range(known.height):
+        for col in range(known.width):
+            old, now = known.get(row, col), likely.get(row, col)
+            if old is not None and now != old:
+                return turn  # a known tile changed or gone: not two plays
+            if old is None and now is not None:
+                new[row, col] = now
+    if len(new) < 2:
+        return turn
+    try:
+        find_play(known, likely, game.variant)
+    except IllegalPlay:
+        pass  # no one play: perhaps two
+    else:
+        return turn  # one play, in doubt for other reasons (a letter, a blank)
+    found: list[tuple[frozenset[Square], frozenset[Square], Play, Play]] = []
+    for part in _play_splits(set(new)):
+        for first, second in (part, part[::-1]):
+            middle = known.place({s: likely.get(*s) for s in first})
+            try:
+                one = Play(game.state.turn, find_play(known, middle, game.variant))
+                after_one = game.apply(one)
+                two = Play(after_one.state.turn, find_play(middle, likely, game.variant))
+                after_one.apply(two)
+            except (GameError, IllegalPlay):
+                continue
+            found.append((first, second, one, two))
+    found = list({(f, s): (f, s, a, b) for f, s, a, b in found}.values())
+    if len(found) > 1:
+        # The hands tell the order: the first play's tiles where a hand was before, the second's
+        # where it was last, and not the other way round; only a clear best is taken.
+        def told(option: tuple[frozenset[Square], frozenset[Square], Play, Play]) -> int:
+            first, second = option[0], option[1]
+            return (
+                len(first & earlier)
+                + len(second & later)
+                - len(second & earlier)
+                - len(first & later)
+            )
+
+        found.sort(key=told, reverse=True)
+        if told(found[0]) > told(found[1]):
+            found = found[:1]
+    if not found:
+        return turn
+
+    def said(event: Play) -> str:
+        play = event.play
+        return f"{play.word} at {play.position} by {game.players[event.player]} ({play.score})"
+
+    first, second, one, two = found[0]
+    plays = f"{said(one)}, then {said(two)}"
+    if len(found) > 1:
+        return Turn(dataclasses.replace(result, message=TWO_PLAYS_ORDER.format(plays=plays)), None)
+    message = TWO_PLAYS.format(plays=plays)
+    tiles = {s: likely.get(*s) for s in first | second}
+    asked = tuple(
+        dataclasses.replace(cell, reason=message)
+        for cell in result.uncertain
+        if not (
+            cell.square in tiles and set(cell.candidates) <= {tiles[cell.square].char, EMPTY}  # type: ignore[union-attr]
+        )
+    )
+    review = dataclasses.replace(result, message=message, uncertain=asked, board=likely)
+    return Turn(review, None, proposed=(one, two))

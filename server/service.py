@@ -45,6 +45,7 @@ from scorer.turns import (
     phonies_confirmed,
     turn_from_move,
     turn_from_reading,
+    two_plays_offered,
 )
 from scorer.variant import (
     Variant,
@@ -594,7 +595,7 @@ class GameService:
                 return replayed
             game = self.require_open(tx, record)
             turn, answers, reading = self.tracked(tx, record, game, reading)
-            turn = passes_confirmed(phonies_confirmed(turn))
+            turn = two_plays_offered(game, passes_confirmed(phonies_confirmed(turn)))
             if turn.result.status is TurnStatus.REJECTED:
                 response = {"status": "rejected", "message": turn.result.message}
                 tx.add_turn(
@@ -664,19 +665,25 @@ class GameService:
         photo: bool = True,
         answers: list[str] | None = None,
         answered: list[tuple[int, int]] | None = None,
+        order: dict[str, list[list[int]]] | None = None,
     ) -> dict[str, Any]:
         """Commit a tracked turn or keep it pending; returns TURN and stores it with the turn
         (`sha` "" and no `photo` for a typed move). `answers`: the squares the players answered
         were empty so far (`vision.answers`), kept with the turn for the next photo; `answered`:
-        the squares set while reviewing this photo (`scorer.turns.phonies_confirmed`)."""
+        the squares set while reviewing this photo (`scorer.turns.phonies_confirmed`); `order`:
+        the squares a table camera saw a hand over `earlier` and `later`, kept for its
+        corrections (`scorer.turns.two_plays_offered`). A turn proposing two plays answers
+        `moves`, both sheet lines, `move` being the last."""
         result = turn.result
         seq = None
+        moves = None
         if turn.event is not None:
             seq = tx.append_event(record.id, event_to_json(turn.event))
             game = game.apply(turn.event)
             move = sheet_dict(game)["moves"][-1]
-        elif turn.proposed is not None:
-            move = sheet_dict(game.apply(turn.proposed))["moves"][-1]
+        elif turn.proposed:
+            lines = sheet_dict(game.apply_all(turn.proposed))["moves"][-len(turn.proposed) :]
+            move, moves = lines[-1], lines if len(lines) > 1 else None
         else:
             move = self._proposed_move(game, result)
         status = "committed" if turn.committed else "needs_review"
@@ -687,6 +694,7 @@ class GameService:
             "turn_id": turn_id,
             "message": result.message,
             "move": move,
+            **({"moves": moves} if moves else {}),
             "board": board.rows if board else None,
             "uncertain": [cell.to_dict() for cell in result.uncertain],
             "misreads": [
@@ -700,11 +708,13 @@ class GameService:
         state = {
             "board": body["board"],
             "uncertain": body["uncertain"],
-            "play": event_to_json(turn.proposed)
-            if turn.proposed is not None
+            "play": event_to_json(turn.proposed[0])
+            if turn.proposed
             else event_to_json(Play(game.state.turn, result.play))
             if result.play
             else None,
+            "then": [event_to_json(event) for event in turn.proposed[1:]],
+            "order": order or {},
             "gone": sorted(result.gone),
             "empty_answers": _still_empty(answers or [], board),
             "answered": [list(square) for square in answered or []],
@@ -749,18 +759,23 @@ class GameService:
                     "no_move", "the photo gave no move to confirm: correct the cells first"
                 )
             game = self._game(tx, record)
+            # A turn that shows two plays (a turn missed) records both, in turn order.
+            played = [pending.state["play"], *pending.state.get("then", [])]
             try:
-                event = event_from_json(pending.state["play"], game)
-                game = game.apply(event)
+                for data in played:
+                    game = game.apply(event_from_json(data, game))
             except (GameError, IllegalPlay) as exc:
                 raise ServiceError("illegal_play", str(exc)) from exc
-            seq = tx.append_event(game_id, pending.state["play"])
+            for data in played:
+                seq = tx.append_event(game_id, data)
             tx.update_turn(pending.id, "committed", seq, pending.state)
+            lines = sheet_dict(game)["moves"][-len(played) :]
             body = {
                 **pending.response,
                 "status": "committed",
                 "message": f"confirmed: {pending.response['message']}",
-                "move": sheet_dict(game)["moves"][-1],
+                "move": lines[-1],
+                **({"moves": lines} if len(lines) > 1 else {}),
                 "uncertain": [],
             }
             tx.set_response(pending.id, body)
@@ -817,6 +832,12 @@ class GameService:
             turn = corrected_turn(
                 game, reading, self._dictionary(record, game.variant), frozenset(answered)
             )
+            order = pending.state.get("order") or {}
+            earlier, later = (
+                frozenset((int(r), int(c)) for r, c in order.get(name, []))
+                for name in ("earlier", "later")
+            )
+            turn = two_plays_offered(game, turn, earlier, later)
             if turn.result.status is TurnStatus.REJECTED:
                 raise ServiceError("illegal_play", turn.result.message)
             said = [square_key(*square) for square, tile in changes.items() if tile is None]
@@ -831,6 +852,7 @@ class GameService:
                 existing=True,
                 answers=answers,
                 answered=sorted(answered),
+                order=order,
             )
 
     def choose_blank(self, game_id: str, square: str, letter: str) -> dict[str, Any]:

@@ -140,8 +140,8 @@ def test_a_play_gone_from_view_is_a_withdrawal_to_confirm() -> None:
     asked = withdrawals_confirmed(seen)
     assert asked.event is None and not asked.committed
     assert asked.result.message == WITHDRAWAL_TO_CONFIRM
-    assert asked.proposed == seen.event
-    assert game.apply(asked.proposed).state.board == before
+    assert asked.proposed == (seen.event,)
+    assert game.apply_all(asked.proposed).state.board == before
     # Any other turn is left as it is.
     after = game.state.board.place({(8, 7): Tile("A")})
     play = turn_from_reading(game, certain_reading(after), None)

@@ -36,7 +36,7 @@ def test_an_unknown_word_asks_its_new_tiles_and_ends_until_all_are_answered(
     assert turn.committed and turn.result.invalid_words == ("TAC",)
     asked = phonies_confirmed(turn)
     assert asked.result.status is TurnStatus.NEEDS_REVIEW and asked.event is None
-    assert isinstance(asked.proposed, Play) and asked.proposed == turn.event
+    assert isinstance(asked.proposed[0], Play) and asked.proposed == (turn.event,)
     cells = asked.result.uncertain
     assert [c.square for c in cells] == [(7, 6), (7, 10), (7, 7), (7, 8), (7, 9)]
     assert [c.candidates for c in cells] == [(".",), (".",), ("T",), ("A",), ("C",)]
