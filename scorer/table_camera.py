@@ -15,6 +15,13 @@ the settled board, the position the last turn left. The answer is a `FrameStatus
   `settled` (a turn was made of it, or the reading showed no change) or leaves the state as it
   is (the reading failed): the same still position is not read again until something moves.
 
+A reading that shows no move is "nothing happened" only where the frame could see every square a
+hand moved over: where some of them were too clipped to show a tile (glare, an overexposed
+board), the camera `waited` instead, remembering those squares: no turn is made and nothing is
+settled, the board is read again once something moves, and a play the next reading finds before
+the game has moved on is not recorded silently, since a play laid there unseen may come before it
+(`unseen_since`).
+
 A changed position is read once it has held still for `still_frames` frames after the one it
 first appeared in and `still_seconds` since then, both configurable; a hand lifted between two
 tiles for less than that is not a turn.
@@ -26,7 +33,10 @@ import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scorer.board import Square
+from scorer.board import Board, Square
+from scorer.game import Play
+from scorer.tracking import EMPTY, TurnStatus, UncertainCell
+from scorer.turns import Turn
 
 
 class FrameStatus(StrEnum):
@@ -37,6 +47,13 @@ class FrameStatus(StrEnum):
     UNCHANGED = "unchanged"
     SETTLING = "settling"
     READ = "read"
+
+
+UNSEEN = (
+    "a bright light hid {count} squares the hand was over when the board was last read, and no "
+    "move was read: a play laid there may come before this one; set the squares that hold "
+    "tiles, or confirm {word} as the only play"
+)
 
 
 @dataclass(frozen=True)
@@ -86,12 +103,20 @@ class FrameLook:
 @dataclass(frozen=True)
 class CameraState:
     """Where one camera's stream stands: when the current still run began and how many frames it
-    has held, and whether this still position was read already."""
+    has held, and whether this still position was read already; `unseen`, the board's squares a
+    hand moved over that the camera could not see when the reading after it showed no move, and
+    `unseen_events`, how many events the game had then (-1: none unseen)."""
 
     still_since: float | None = None
     still_frames: int = 0
     read: bool = False
     disturbed: bool = False
+    unseen: tuple[tuple[int, int], ...] = ()
+    unseen_events: int = -1
+
+    def __post_init__(self) -> None:
+        # Kept as JSON between frames: lists come back as tuples.
+        object.__setattr__(self, "unseen", tuple(sorted((int(r), int(c)) for r, c in self.unseen)))
 
 
 def step(
@@ -112,12 +137,15 @@ def step(
     read
     busy
     """
+    kept = CameraState(unseen=state.unseen, unseen_events=state.unseen_events)
     if not look.found:
-        return CameraState(), FrameStatus.NO_BOARD
+        return kept, FrameStatus.NO_BOARD
     if look.moving:
         # The first frame of whatever comes next: a still run may start from it.
         disturbed = state.disturbed or look.moving >= config.disturbed
-        return CameraState(still_since=look.time, disturbed=disturbed), FrameStatus.BUSY
+        return dataclasses.replace(kept, still_since=look.time, disturbed=disturbed), (
+            FrameStatus.BUSY
+        )
     since = look.time if state.still_since is None else state.still_since
     held = dataclasses.replace(state, still_since=since, still_frames=state.still_frames + 1)
     if look.changed is not None and not look.changed and not state.disturbed:
@@ -138,4 +166,61 @@ def step(
 
 def settled(state: CameraState) -> CameraState:
     """The state once the position read was settled (a turn made, or nothing changed)."""
-    return dataclasses.replace(state, read=False, disturbed=False)
+    return dataclasses.replace(state, read=False, disturbed=False, unseen=(), unseen_events=-1)
+
+
+def hidden_squares(touched: frozenset[Square], unknown: frozenset[Square]) -> frozenset[Square]:
+    """The squares where a tile may have been laid that a frame cannot show: those a hand moved
+    over (`touched`) that are too clipped to see (`unknown`). A reading that shows no move is
+    not taken for "nothing happened" while there are any (see `waited`).
+
+    >>> sorted(hidden_squares(frozenset({(7, 7), (7, 8)}), frozenset({(7, 8), (0, 0)})))
+    [(7, 8)]
+    """
+    return touched & unknown
+
+
+def waited(state: CameraState, unseen: frozenset[Square], events: int) -> CameraState:
+    """The state once a reading showed no move while `unseen` squares (the board's) could not be
+    seen, the game having `events` events: nothing is settled, the still board is not read again
+    until something moves, and the squares are remembered (with any still remembered from
+    before, when the game has not moved on since)."""
+    earlier = set(state.unseen) if state.unseen_events == events else set()
+    return dataclasses.replace(state, unseen=tuple(sorted(earlier | unseen)), unseen_events=events)
+
+
+def unseen_since(state: CameraState, events: int) -> frozenset[Square]:
+    """The squares a play may lie on unseen since the game had `events` events: those remembered
+    by `waited` while the game still has as many (a pass or an exchange sent from the page since
+    accounts for that hand's turn)."""
+    if state.unseen_events != events:
+        return frozenset()
+    return frozenset(state.unseen)
+
+
+def asked_unseen(turn: Turn, unseen: frozenset[Square], read: Board) -> Turn:
+    """A turn read while squares a hand was over before could not be seen (a bright light) and
+    the game has not moved on since: a play may have been laid there unseen, before this one,
+    so nothing is recorded silently: the unseen squares read as empty are asked too (tiles set
+    there make the two plays `scorer.turns.two_plays_offered` offers), or the play is confirmed
+    as the only one. Two plays offered already, a refused turn, or no unseen square read empty:
+    the turn as it is."""
+    result = turn.result
+    if len(turn.proposed) > 1 or result.status is TurnStatus.REJECTED:
+        return turn
+    if turn.event is not None and not isinstance(turn.event, Play):
+        return turn
+    asked = {cell.square for cell in result.uncertain}
+    squares = [
+        s for s in sorted(unseen) if read.in_bounds(*s) and read.get(*s) is None and s not in asked
+    ]
+    if not squares:
+        return turn
+    word = result.play.word if result.play is not None else "what was read"
+    message = UNSEEN.format(count=len(unseen), word=word)
+    cells = tuple(UncertainCell(square, (EMPTY,), message) for square in squares)
+    result = dataclasses.replace(
+        result, status=TurnStatus.NEEDS_REVIEW, message=message, uncertain=cells + result.uncertain
+    )
+    proposed = (turn.event,) if turn.event is not None else turn.proposed
+    return Turn(result, None, proposed=proposed)

@@ -25,9 +25,20 @@ from collections.abc import Callable
 from typing import Any
 
 from scorer.move import ChangeKind
-from scorer.table_camera import CameraConfig, CameraState, FrameLook, FrameStatus, settled, step
+from scorer.table_camera import (
+    CameraConfig,
+    CameraState,
+    FrameLook,
+    FrameStatus,
+    asked_unseen,
+    hidden_squares,
+    settled,
+    step,
+    unseen_since,
+    waited,
+)
 from scorer.tracking import TurnStatus
-from scorer.turns import phonies_confirmed, withdrawals_confirmed
+from scorer.turns import phonies_confirmed, two_plays_offered, withdrawals_confirmed
 from scorer.variant import Variant
 from server.service import PHOTO_CODES, GameService, ServiceError, check_photo
 from server.storage import GameRecord
@@ -260,44 +271,74 @@ class TableCameras:
                 assert pending is not None
                 return {**pending.response, "game": self.service.game_json(tx, record)}
             game = self.service.require_open(tx, record)
+            events = len(tx.events(game_id))
             turn, answers, reading = self.service.tracked(tx, record, game, reading)
+            known = game.state.board
+            turns = int(getattr(reading, "rotation", 0))
+            seen = (known.width, known.height) if turns % 2 else (known.height, known.width)
+            # Where a hand was before an earlier reading that could not see it all, and while
+            # laying this: which of two plays on the board came first.
+            earlier = unseen_since(camera.state, events)
+            later = board_squares(view.touched, turns, seen)
             turn = withdrawals_confirmed(phonies_confirmed(turn))
+            turn = two_plays_offered(game, turn, earlier, later)
             result = turn.result
             unchanged = result.status is TurnStatus.COMMITTED and (
                 turn.event is None or result.kind is ChangeKind.UNCHANGED
             )
-            known = game.state.board
             doubts = [cell.square for cell in result.uncertain]
             hidden = result.play is None and all(known.get(*s) is not None for s in doubts)
-            turns = int(getattr(reading, "rotation", 0))
-            seen = (known.width, known.height) if turns % 2 else (known.height, known.width)
             # Squares that look changed may hold new tiles, unless the phone moved since the
             # board settled: then they are where the new view differs from the old (glare that
             # moved with the phone, the board seen askew), and only the reading tells tiles.
             changed = frozenset() if view.moved else view.changed or frozenset()
             looked = board_squares(changed, turns, seen)
+            # Squares the hand was over that were too bright to show a change: there only the
+            # reading tells whether tiles came (a review of them stands) or not (see below).
+            unseen = board_squares(hidden_squares(view.touched, view.unknown), turns, seen)
             read = result.read_board
             seen_new = read is not None and any(
                 read.in_bounds(*s) and (read.get(*s) is None) != (known.get(*s) is None)
-                for s in looked
+                for s in looked | unseen
             )
             unchanged = unchanged or (
                 result.status is TurnStatus.NEEDS_REVIEW
                 and result.play is None
+                and not turn.proposed
                 and not hidden
                 and not seen_new
                 and not any(s in looked for s in doubts)
             )
+            if unchanged and unseen and read is not None:
+                # No move read, but the hand was over squares too bright to show a tile: that
+                # is not "nothing happened". Nothing is settled; read again once something
+                # moves, and a play found before the game moves on is asked, not recorded.
+                camera.state = waited(camera.state, unseen, events)
+                camera.looker.read_done()
+                return {
+                    **answer,
+                    "status": "busy",
+                    "message": f"no move read, but a bright light hides {len(unseen)} squares "
+                    "the hand was over: read again once something moves",
+                }
+            if earlier and read is not None and not unchanged:
+                asked = asked_unseen(turn, earlier, read)
+                hidden = hidden and asked is turn
+                turn, result = asked, asked.result
             if unchanged:
                 response = {**answer, "status": "unchanged", "message": "no move on the board"}
             elif result.status is TurnStatus.REJECTED or (
-                result.status is TurnStatus.NEEDS_REVIEW and hidden
+                result.status is TurnStatus.NEEDS_REVIEW and hidden and not turn.proposed
             ):
                 return {**answer, "status": "busy", "message": result.message}
             else:
                 self.service.store.save_photo(data)
+                order = {
+                    name: sorted([r, c] for r, c in squares)
+                    for name, squares in (("earlier", earlier), ("later", later))
+                }
                 response = self.service.settle(
-                    tx, record, game, turn, turn_id, sha, answers=answers
+                    tx, record, game, turn, turn_id, sha, answers=answers, order=order
                 )
         camera.looker.settle()
         camera.state = settled(camera.state)

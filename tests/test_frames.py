@@ -7,6 +7,7 @@ the game make no second turn."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import cv2
@@ -18,11 +19,12 @@ from scorer.board import Board
 from scorer.game import ChallengeWithdrawn, Game, Pass, Play, game_from_gcg
 from scorer.gcg import read_gcg_file
 from scorer.sheet import sheet_dict
+from scorer.turns import turn_from_move
 from scorer.variant import load_variant
 from server.app import create_app, pipeline_reader
 from training.photo_games import edition_style
 from training.table_frames import Glare, Shot, TableScene, game_script
-from vision.frames import board_squares
+from vision.frames import FrameLooker, board_squares
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -247,3 +249,96 @@ def test_board_squares_follow_the_reading_rotation() -> None:
     assert board_squares(seen, 1, (15, 15)) == {(0, 14), (5, 12)}
     assert board_squares(seen, 2, (15, 15)) == {(14, 14), (12, 9)}
     assert board_squares(frozenset({(0, 0)}), 1, (12, 16)) == {(0, 11)}
+
+
+def _r19_ruth() -> Game:
+    """The first plays of liwords' r19_ruth (Hood River 2022): Josh's DELOPED, Ruth's AA.II,
+    Josh's HONEYE., Ruth's .IPED and Josh's BERYL (the challenge bonus left out)."""
+    game = Game(load_variant("en"), ("Josh", "Ruth"))
+    for position, word in (
+        ("8H", "DELOPED"),
+        ("J6", "AALII"),
+        ("N2", "HONEYED"),
+        ("L8", "PIPED"),
+        ("O1", "BERYL"),
+    ):
+        game = game.apply(turn_from_move(game, position, word, None).event)
+    return game
+
+
+def test_a_play_under_glare_on_an_overexposed_board_is_never_taken_for_no_move(table) -> None:
+    """The turn bench_frames lost (r19_ruth, frame 56): on a board so bright that tiles and
+    squares both clip to white, Ruth's .IPED laid under a lamp's highlight changed no square as
+    the frames compare them, and the reading after the hand left, in doubt, was taken for "no
+    move" and settled; Josh's BERYL then showed both plays, and a play was recorded for the
+    wrong player. Now squares the hand was over that are too bright to see are unknown, not
+    "same": every play is recorded once, for its own player, whatever the reading makes of
+    the glare (asked, or offered with the next play)."""
+    client, clock, _, _, _ = table
+    game = _r19_ruth()
+    created = client.post("/api/games", json={"variant": "en", "players": list(game.players)})
+    game_id = created.json()["id"]
+    auth = {"Authorization": f"Bearer {created.json()['token']}"}
+    for event in game.events[:3]:
+        play = event.play
+        typed = client.post(
+            f"/api/games/{game_id}/moves",
+            headers=auth,
+            json={"position": play.position, "word": play.word},
+        )
+        assert typed.status_code == 200, typed.text
+    scene = TableScene(game.variant, edition_style("en"), seed=7010)  # the bench's, overexposed
+    lamp = Glare(scene.square_centre(9, 11), scene.cell_in_photo * 1.6, 80.0)  # over L9..L12
+    shots = [
+        dataclasses.replace(shot, glare=lamp)
+        for shot in game_script(
+            game, scene, np.random.default_rng(3), glare=0.0, nudge=0.0, start=3
+        )
+    ]
+    truth = sheet_dict(game)["moves"]
+    statuses = []
+    for number, shot in enumerate(shots):
+        answer = post_frame(client, game_id, auth, scene.render(shot, number))
+        clock.now += 1.0
+        statuses.append(answer["status"])
+        if answer["status"] == "needs_review":
+            # Answered from the truth: the board after one play, or two when two are offered.
+            made = len(answer["game"]["moves"]) + (2 if "moves" in answer else 1)
+            board = Game(game.variant, game.players, game.events[:made]).state.board
+            for _ in range(3):
+                if answer["status"] != "needs_review":
+                    break
+                cells = {c["square"]: board.rows[c["row"]][c["col"]] for c in answer["uncertain"]}
+                path, body = ("correct", {"json": {"cells": cells}}) if cells else ("confirm", {})
+                answer = client.post(f"/api/games/{game_id}/review/{path}", headers=auth, **body)
+                answer = answer.json()
+            assert answer["status"] == "committed", answer
+        moves = client.get(f"/api/games/{game_id}").json()["moves"]
+        # Never a play recorded that the game did not have, nor for another player.
+        assert [(m["player"], m["word"], m["score"]) for m in moves] == [
+            (m["player"], m["word"], m["score"]) for m in truth[: len(moves)]
+        ], (number, answer)
+    moves = client.get(f"/api/games/{game_id}").json()["moves"]
+    assert [m["word"] for m in moves] == [m["word"] for m in truth], statuses
+
+
+def test_a_knocked_phone_is_followed_where_the_locator_finds_no_grid(monkeypatch) -> None:
+    """The bench's r19_ruth, frame 108: the phone knocked over a board so bright that the
+    locator finds no grid in it. The grid stayed where it was, every square looked changed and
+    the camera stayed busy for the rest of the game. Now the frame is matched to the settled
+    one (the board only), and the grid is carried to where the board now is."""
+    variant = load_variant("en")
+    scene = TableScene(variant, edition_style("en"), seed=7010)
+    board = _r19_ruth().state.board
+    looker = FrameLooker(variant)
+    looker.corners = scene.grid_corners(0)  # as found when the camera started
+    looker.look(scene.render(Shot(board), 0))
+    looker.settle()
+    looker = FrameLooker.restore(variant, looker.dump())  # kept between frames
+    monkeypatch.setattr(looker, "_locate", lambda image: False)
+    assert looker.look(scene.render(Shot(board, view=1), 1)).moving  # the phone moving
+    view = looker.look(scene.render(Shot(board, view=1), 2))
+    assert view.refound and view.moved
+    assert len(view.changed or ()) <= 3, view.changed
+    square = float(np.linalg.norm(scene.grid_corners(1)[1] - scene.grid_corners(1)[0])) / 15
+    assert np.abs(looker.corners - scene.grid_corners(1)).max() < 0.25 * square

@@ -1,13 +1,25 @@
 """The table camera's state machine (`scorer.table_camera`) on frame looks, pure: a hand coming in,
 tiles laid one by one, the hand lifted between two tiles, the hand leaving, a pass (a hand that
-leaves nothing), a board covered, no board, a failed reading and a restart; and a play gone from
-view, which is a withdrawal to confirm."""
+leaves nothing), a board covered, no board, a failed reading and a restart; a reading of no move
+while squares the hand was over were too bright to see, which waits instead of settling; and a
+play gone from view, which is a withdrawal to confirm."""
 
 from __future__ import annotations
 
 from scorer.board import Tile
 from scorer.game import ChallengeWithdrawn, Game
-from scorer.table_camera import CameraConfig, CameraState, FrameLook, FrameStatus, settled, step
+from scorer.table_camera import (
+    CameraConfig,
+    CameraState,
+    FrameLook,
+    FrameStatus,
+    asked_unseen,
+    hidden_squares,
+    settled,
+    step,
+    unseen_since,
+    waited,
+)
 from scorer.tracking import certain_reading
 from scorer.turns import (
     WITHDRAWAL_TO_CONFIRM,
@@ -147,3 +159,54 @@ def test_a_play_gone_from_view_is_a_withdrawal_to_confirm() -> None:
     play = turn_from_reading(game, certain_reading(after), None)
     assert play.event is not None
     assert withdrawals_confirmed(play) == play
+
+
+def test_no_move_read_under_a_glare_the_hand_was_over_waits_and_remembers() -> None:
+    """The bench's r19_ruth, frame 56: a play laid where a lamp's highlight clips every square,
+    read as no move. The squares are remembered, nothing is settled, the still board is not
+    read again until something moves, and the next reading is told of them until the game
+    moves on (a pass sent from the page)."""
+    lit = frozenset((r, c) for r in range(8, 13) for c in range(9, 14))
+    hand = frozenset({(9, 11), (10, 11), (11, 11), (12, 11), (12, 12)})
+    unseen = hidden_squares(hand, lit)
+    assert unseen == hand
+    assert hidden_squares(hand, frozenset({(0, 0)})) == frozenset()  # glare elsewhere
+    state, _ = step(CameraState(), FrameLook(True, 12, frozenset(), 0.0), CONFIG)
+    state, _ = step(state, FrameLook(True, 0, frozenset(), 1.0), CONFIG)
+    state, status = step(state, FrameLook(True, 0, frozenset(), 2.0), CONFIG)
+    assert status is FrameStatus.READ
+    state = waited(state, unseen, events=4)
+    state, status = step(state, FrameLook(True, 0, frozenset(), 3.0), CONFIG)
+    assert status is FrameStatus.BUSY  # not "unchanged": it was never settled
+    assert unseen_since(state, 4) == unseen
+    # The next hand comes: the squares are kept through it, and read with the next play.
+    for second, moving in enumerate([20, 15, 0, 0], start=4):
+        state, status = step(state, FrameLook(True, moving, frozenset(), float(second)), CONFIG)
+    assert status is FrameStatus.READ and unseen_since(state, 4) == unseen
+    assert unseen_since(state, 5) == frozenset()  # a pass was recorded meanwhile
+    again = waited(state, frozenset({(0, 0)}), events=4)
+    assert unseen_since(again, 4) == unseen | {(0, 0)}
+    assert unseen_since(waited(state, frozenset({(0, 0)}), events=5), 5) == {(0, 0)}
+    assert unseen_since(settled(state), 4) == frozenset()
+    # Kept between frames as JSON: lists come back as the same state.
+    assert CameraState(**{**state.__dict__, "unseen": [list(s) for s in state.unseen]}) == state
+
+
+def test_a_play_read_after_an_unseen_hand_is_asked_not_recorded() -> None:
+    """After a reading that saw no move where a hand had been over squares too bright to see,
+    the next play found (before a pass is sent) may not be the only one: it is asked, with the
+    unseen squares read as empty, never recorded for the player to move silently."""
+    game = Game(load_variant("en"), ("Ann", "Bob"))
+    game = game.apply(turn_from_move(game, "8G", "CAT", None).event)
+    after = turn_from_move(game, "G8", "CAB", None)
+    board = game.apply(after.event).state.board
+    turn = turn_from_reading(game, certain_reading(board), None)
+    assert turn.committed
+    asked = asked_unseen(turn, frozenset({(0, 0), (8, 6), (3, 3)}), board)
+    assert asked.event is None and not asked.committed
+    assert asked.proposed == (turn.event,)
+    assert [(c.square, c.candidates) for c in asked.result.uncertain] == [
+        ((0, 0), (".",)),
+        ((3, 3), (".",)),
+    ]  # (8, 6) holds the play's A
+    assert "CAB" in asked.result.message

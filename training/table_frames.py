@@ -331,22 +331,25 @@ def game_script(
     glare: float = 0.15,
     nudge: float = 0.1,
     gaps: float = 0.3,
+    start: int = 0,
 ) -> Iterator[Shot]:
     """Frames of `game` played in front of `scene`'s camera, a second apart: the empty board,
     then for each play a hand reaching in, the tiles laid one by one under it (the hand lifted
     off the board for one frame between two tiles with probability `gaps`), the hand leaving and
-    `still` frames of the board as it now is; a withdrawn play's tiles taken back the same way;
+    `still` frames of the board as it now is (from event `start` on: the events before it are on
+    the board from the first frame, a camera set up in the middle of a game); a withdrawn play's tiles taken back the same way;
     a pass or exchange a hand hovering and leaving nothing changed, then sent through its
     endpoint, as other events (failed challenge, end) are. Before a turn a lamp's glare comes or
     goes with probability `glare`, and the phone is knocked to a new view with probability
     `nudge` (a frame of it moving, then the new view)."""
-    height, width = game.variant.layout.height, game.variant.layout.width
-    board = Board.empty(width, height)
+    board = Game(game.variant, game.players, game.events[:start]).state.board
     view, lamp = 0, None
     pending: list[Event] = []
     for _ in range(still):
         yield Shot(board, view=view)
     for index, event in enumerate(game.events):
+        if index < start:
+            continue
         if not isinstance(event, Play | ChallengeWithdrawn):
             pending.append(event)
             if isinstance(event, Pass | Exchange):

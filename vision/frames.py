@@ -11,7 +11,13 @@ whose look differs from the previous frame's is moving; one that differs from th
 board's (the position of the last turn) is changed. When a frame holds still and some squares
 have changed, the grid is found again (the phone may have been moved) and kept if the board then
 looks more as settled, so a nudged phone makes no turn and a play is read on the grid where it
-now is. A looker's state is a few arrays (`dump`, `restore`),
+now is; where the locator finds no grid (a board so bright that its lines do not show), the
+frame is matched to a thumbnail of the settled one (`cv2.findTransformECC`, a homography) and
+the grid moved with it. A square whose look is mostly clipped (a lamp's highlight, a board overexposed) is
+unknown: a pale tile laid there shows only its letter's strokes, if that, so that it cannot be
+told from its square, and no difference there says that nothing changed. The squares a hand
+moved over since the board last settled (or was last read) are kept too: only there can a tile
+have been laid. A looker's state is a few arrays (`dump`, `restore`),
 kept by the server between frames so that any of its processes takes a camera's next frame.
 """
 
@@ -34,6 +40,9 @@ WARP_PX = 16  # pixels per square of the warp the looks are shrunk from
 RING = 1  # squares of margin around the grid in the look
 MOVED = 0.25  # a grid found again this far (in squares) from the one kept: the phone moved
 CHANGED = 20.0  # difference (0..255 per channel, `look_difference`) from which a square changed
+CLIPPED = 250  # a pixel channel this bright is clipped: the sensor saw white, not the colour
+BLIND = 0.5  # a square whose look is clipped this much hides what lies on it (unknown, not same)
+ANCHOR_PX = 320  # width of the grey thumbnail of the settled frame a knocked phone is matched to
 
 
 @dataclass(frozen=True)
@@ -54,13 +63,20 @@ class FrameView:
     corners: list[list[float]] | None = None
     refound: bool = False
     moved: bool = False
+    unknown: frozenset[Square] = frozenset()
+    """Grid squares (as seen) too clipped in this frame for a change there to show."""
+    touched: frozenset[Square] = frozenset()
+    """Grid squares (as seen) that moved in a frame since the last `settle` or `read_done`."""
 
 
-def square_looks(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> np.ndarray:
+def square_looks(
+    image: np.ndarray, corners: np.ndarray, rows: int, cols: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Each square's look, ring included: (rows + 2·RING, cols + 2·RING, LOOK_PX²·3) float32,
     divided by the grid's median colour (×128) so a change of exposure changes no square (the
     median, not the mean: an arm and its shadow over a third of the board must not brighten the
-    rest)."""
+    rest); and the grid's squares (rows, cols) whose look is clipped (`BLIND` of its pixels
+    with every channel at `CLIPPED` or over, before that division, which would hide it)."""
     side_x, side_y = (cols + 2 * RING) * WARP_PX, (rows + 2 * RING) * WARP_PX
     inner = np.float32(
         [
@@ -80,9 +96,11 @@ def square_looks(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -
         interpolation=cv2.INTER_AREA,
     ).astype(np.float32)
     grid = small[RING * LOOK_PX : -RING * LOOK_PX, RING * LOOK_PX : -RING * LOOK_PX]
+    clipped = (grid >= CLIPPED).all(axis=-1).reshape(rows, LOOK_PX, cols, LOOK_PX).mean((1, 3))
     small *= 128.0 / np.maximum(np.median(grid.reshape(-1, 3), axis=0), 1.0)
     looks = small.reshape(rows + 2 * RING, LOOK_PX, cols + 2 * RING, LOOK_PX, 3)
-    return looks.transpose(0, 2, 1, 3, 4).reshape(rows + 2 * RING, cols + 2 * RING, -1)
+    looks = looks.transpose(0, 2, 1, 3, 4).reshape(rows + 2 * RING, cols + 2 * RING, -1)
+    return looks, clipped >= BLIND
 
 
 def look_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -126,7 +144,14 @@ class FrameLooker:
         self.previous: np.ndarray | None = None
         self.settled: np.ndarray | None = None
         self.current: np.ndarray | None = None
+        self.touched: set[Square] = set()
         self.scale = 1.0
+        # The last frame's grey thumbnail, and the settled frame's with the grid then.
+        self.thumb: np.ndarray | None = None
+        self.thumb_factor = 1.0  # thumbnail pixels per frame pixel
+        self.anchor: np.ndarray | None = None
+        self.anchor_corners: np.ndarray | None = None
+        self.anchor_factor = 1.0
 
     def _locate(self, image: np.ndarray) -> bool:
         try:
@@ -148,18 +173,26 @@ class FrameLooker:
         photo = decode_photo(data)
         self.scale = photo.scale
         image = photo.image
+        self.thumb_factor = ANCHOR_PX / image.shape[1]
+        self.thumb = cv2.resize(
+            cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
+            (ANCHOR_PX, max(1, round(image.shape[0] * self.thumb_factor))),
+            interpolation=cv2.INTER_AREA,
+        )
         refound = False
         if self.corners is None:
             if not self._locate(image):
                 self.previous = None
                 return FrameView(found=False)
             refound = True
-        looks = square_looks(image, self.corners, *self.shape)
-        moving = (
-            looks.shape[0] * looks.shape[1]
-            if self.previous is None or self.previous.shape != looks.shape
-            else int((look_difference(looks, self.previous) > CHANGED).sum())
-        )
+        looks, blind = square_looks(image, self.corners, *self.shape)
+        if self.previous is None or self.previous.shape != looks.shape:
+            moving = looks.shape[0] * looks.shape[1]
+        else:
+            moved = look_difference(looks, self.previous) > CHANGED
+            moving = int(moved.sum())
+            inner = moved[RING:-RING, RING:-RING]
+            self.touched.update((int(r), int(c)) for r, c in zip(*np.nonzero(inner), strict=True))
         changed = self._changed(looks)
         if moving:
             self.tried = False
@@ -175,7 +208,7 @@ class FrameLooker:
                 self.previous = None
                 return FrameView(found=False)
             if refound:
-                looks = square_looks(image, self.corners, *self.shape)
+                looks, blind = square_looks(image, self.corners, *self.shape)
                 changed = self._changed(looks)
         self.previous = self.current = looks
         self.moved = self.moved or (refound and self.settled is not None)
@@ -183,7 +216,18 @@ class FrameLooker:
         if self.settled is not None and self.settled.shape == looks.shape:
             ring = look_difference(looks, self.settled) > CHANGED
             edge = int(ring.sum() - ring[RING:-RING, RING:-RING].sum())
-        return FrameView(True, moving, changed, edge, self.full_size_corners(), refound, self.moved)
+        unknown = frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(blind), strict=True))
+        return FrameView(
+            True,
+            moving,
+            changed,
+            edge,
+            self.full_size_corners(),
+            refound,
+            self.moved,
+            unknown,
+            frozenset(self.touched),
+        )
 
     def _refind(self, image: np.ndarray, changed: frozenset[Square]) -> bool:
         """Look for the grid again; True when it was moved, by more than `MOVED` of a square, to
@@ -192,18 +236,61 @@ class FrameLooker:
         (the locator fails under some glare and views), the board is gone only if most of its
         squares changed; else the grid stays where it was."""
         old = self.corners, self.shape
+        assert old[0] is not None
+        square = np.linalg.norm(old[0][1] - old[0][0]) / old[1][1]
+
+        def better(corners: np.ndarray) -> bool:
+            shift = float(np.linalg.norm(corners - old[0], axis=1).mean())
+            again = self._changed(square_looks(image, corners, *self.shape)[0])
+            return shift > MOVED * square and again is not None and len(again) < len(changed)
+
         if not self._locate(image):
+            matched = self._matched()
+            if matched is not None and better(matched):
+                self.corners = matched
+                return True
             if len(changed) * 2 > old[1][0] * old[1][1]:
                 self.corners = None
             return False
-        assert old[0] is not None and self.corners is not None
-        square = np.linalg.norm(old[0][1] - old[0][0]) / old[1][1]
-        shift = float(np.linalg.norm(self.corners - old[0], axis=1).mean())
-        again = self._changed(square_looks(image, self.corners, *self.shape))
-        if shift > MOVED * square and again is not None and len(again) < len(changed):
+        assert self.corners is not None
+        if better(self.corners):
             return True
         self.corners, self.shape = old
         return False
+
+    def _matched(self) -> np.ndarray | None:
+        """The grid of the settled frame carried onto this one by matching the board in their
+        thumbnails (a homography by `cv2.findTransformECC`, coarse to fine, on the board and a
+        ring around it only: what lies beyond need not move with it); None when there is
+        nothing to match or it does not converge."""
+        if self.anchor is None or self.anchor_corners is None or self.thumb is None:
+            return None
+        if self.anchor.shape != self.thumb.shape:
+            return None
+        corners = (self.anchor_corners * self.anchor_factor).astype(np.float32)
+        centre = corners.mean(axis=0)
+        ring = centre + (corners - centre) * (1 + 2 * RING / max(self.shape))
+        mask = np.zeros(self.anchor.shape, np.uint8)
+        cv2.fillConvexPoly(mask, ring.astype(np.int32), 255)
+        warp = np.eye(3, dtype=np.float32)  # this thumbnail's pixels to the anchor's
+        criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-5)
+        for level in (4, 2, 1):
+            size = (self.anchor.shape[1] // level, self.anchor.shape[0] // level)
+            this = cv2.resize(self.thumb, size, interpolation=cv2.INTER_AREA)
+            anchor = cv2.resize(self.anchor, size, interpolation=cv2.INTER_AREA)
+            where = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
+            scale = np.diag([1.0 / level, 1.0 / level, 1.0]).astype(np.float32)
+            guess = scale @ warp @ np.linalg.inv(scale)
+            try:
+                _, found = cv2.findTransformECC(
+                    this, anchor, guess.astype(np.float32), cv2.MOTION_HOMOGRAPHY, criteria,
+                    where, 3,
+                )  # fmt: skip
+            except cv2.error:
+                return None
+            warp = np.linalg.inv(scale) @ found @ scale
+        moved = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.linalg.inv(warp))
+        return moved.reshape(4, 2).astype(np.float32) / self.thumb_factor
 
     def full_size_corners(self) -> list[list[float]] | None:
         """The kept grid's corners in the full-size frame's pixels (as `read_board` takes them)."""
@@ -214,13 +301,23 @@ class FrameLooker:
     def settle(self) -> None:
         """The board of the last frame looked at is the settled one (a turn was made of it)."""
         self.settled, self.moved = self.current, False
+        self.touched = set()
+        if self.thumb is not None and self.corners is not None:
+            self.anchor, self.anchor_factor = self.thumb, self.thumb_factor
+            self.anchor_corners = self.corners.copy()
+
+    def read_done(self) -> None:
+        """The board was read and nothing settled of it: the squares a hand moves over from now
+        on are the next visit's."""
+        self.touched = set()
 
     def dump(self) -> bytes:
         """What the next frame is compared with, as bytes (`restore` takes them back), so that
         another process may look at it: a JSON header (its length first: the grid and the
         arrays' shapes), then the previous frame's and the settled board's looks as float16 (a
         change is a difference of `CHANGED`, 20; float16 keeps a tenth), about 220 KB for a 15×15
-        board. Raw buffers, not `np.savez`: four times faster, and this runs on every frame."""
+        board, and the settled frame's thumbnail (uint8, about 77 KB). Raw buffers, not
+        `np.savez`: four times faster, and this runs on every frame."""
         arrays = [(n, getattr(self, n)) for n in ("previous", "settled")]
         header = {
             "shape": list(self.shape),
@@ -228,11 +325,16 @@ class FrameLooker:
             "moved": self.moved,
             "scale": self.scale,
             "corners": None if self.corners is None else self.corners.tolist(),
+            "touched": sorted([r, c] for r, c in self.touched),
             "looks": {n: list(a.shape) for n, a in arrays if a is not None},
+            "anchor": None if self.anchor is None else list(self.anchor.shape),
+            "anchor_corners": None if self.anchor_corners is None else self.anchor_corners.tolist(),
+            "anchor_factor": self.anchor_factor,
         }
         text = json.dumps(header).encode()
         looks = [a.astype(np.float16).tobytes() for _, a in arrays if a is not None]
-        return b"".join([len(text).to_bytes(4, "big"), text, *looks])
+        anchor = [] if self.anchor is None else [self.anchor.astype(np.uint8).tobytes()]
+        return b"".join([len(text).to_bytes(4, "big"), text, *looks, *anchor])
 
     @classmethod
     def restore(cls, variant: Variant, data: bytes) -> FrameLooker:
@@ -244,6 +346,7 @@ class FrameLooker:
             rows, cols = (int(v) for v in header["shape"])
             looker.tried, looker.scale = bool(header["tried"]), float(header["scale"])
             looker.moved = bool(header["moved"])
+            looker.touched = {(int(r), int(c)) for r, c in header.get("touched", [])}
             corners = header["corners"]
             looker.corners = None if corners is None else np.float32(corners).reshape(4, 2)
             at = 4 + size
@@ -254,6 +357,12 @@ class FrameLooker:
                 flat = np.frombuffer(data, np.float16, count, at)
                 setattr(looker, name, flat.astype(np.float32).reshape(shape))
                 at += 2 * count
+            if header.get("anchor") is not None:
+                shape = tuple(int(v) for v in header["anchor"])
+                count = int(np.prod(shape))
+                looker.anchor = np.frombuffer(data, np.uint8, count, at).reshape(shape).copy()
+                looker.anchor_corners = np.float32(header["anchor_corners"]).reshape(4, 2)
+                looker.anchor_factor = float(header["anchor_factor"])
         except (KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
             raise ValueError(f"not a frame looker's state: {exc}") from exc
         looker.shape, looker.current = (rows, cols), looker.previous
