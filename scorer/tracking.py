@@ -452,7 +452,13 @@ def track(
             s: (None if sym == EMPTY else Tile.from_char(sym))
             for s, sym in zip(squares, combo, strict=True)
         }
-        found = _try(known, base.place(fill), variant, last_play)
+        after = base.place(fill)
+        if _over_count(after, variant):
+            # More of a letter, or more blanks, than the set has: no legal position (and a
+            # filling of many blanks would cost the alphabet to the power of their count to
+            # spell).
+            continue
+        found = _try(known, after, variant, last_play)
         if found is None:
             continue
         kind, board, play = found
