@@ -130,6 +130,14 @@ def board_squares(
     return frozenset(out)
 
 
+def thumbnail(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """A frame in grey, `ANCHOR_PX` wide, and its pixels per frame pixel."""
+    factor = ANCHOR_PX / image.shape[1]
+    size = (ANCHOR_PX, max(1, round(image.shape[0] * factor)))
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    return cv2.resize(grey, size, interpolation=cv2.INTER_AREA), factor
+
+
 class FrameLooker:
     """One camera's view of one board: the grid it keeps, the previous frame's looks and the
     settled board's. Not thread-safe: one frame at a time per looker."""
@@ -146,9 +154,9 @@ class FrameLooker:
         self.current: np.ndarray | None = None
         self.touched: set[Square] = set()
         self.scale = 1.0
-        # The last frame's grey thumbnail, and the settled frame's with the grid then.
-        self.thumb: np.ndarray | None = None
-        self.thumb_factor = 1.0  # thumbnail pixels per frame pixel
+        # The last frame looked at (not kept between frames), and the settled frame's grey
+        # thumbnail with the grid then.
+        self.image: np.ndarray | None = None
         self.anchor: np.ndarray | None = None
         self.anchor_corners: np.ndarray | None = None
         self.anchor_factor = 1.0
@@ -173,12 +181,7 @@ class FrameLooker:
         photo = decode_photo(data)
         self.scale = photo.scale
         image = photo.image
-        self.thumb_factor = ANCHOR_PX / image.shape[1]
-        self.thumb = cv2.resize(
-            cv2.cvtColor(image, cv2.COLOR_BGR2GRAY),
-            (ANCHOR_PX, max(1, round(image.shape[0] * self.thumb_factor))),
-            interpolation=cv2.INTER_AREA,
-        )
+        self.image = image
         refound = False
         if self.corners is None:
             if not self._locate(image):
@@ -210,6 +213,8 @@ class FrameLooker:
             if refound:
                 looks, blind = square_looks(image, self.corners, *self.shape)
                 changed = self._changed(looks)
+                # What moved was the view, not a hand: no square was touched by it.
+                self.touched = set()
         self.previous = self.current = looks
         self.moved = self.moved or (refound and self.settled is not None)
         edge = 0
@@ -263,9 +268,10 @@ class FrameLooker:
         thumbnails (a homography by `cv2.findTransformECC`, coarse to fine, on the board and a
         ring around it only: what lies beyond need not move with it); None when there is
         nothing to match or it does not converge."""
-        if self.anchor is None or self.anchor_corners is None or self.thumb is None:
+        if self.anchor is None or self.anchor_corners is None or self.image is None:
             return None
-        if self.anchor.shape != self.thumb.shape:
+        this, factor = thumbnail(self.image)
+        if self.anchor.shape != this.shape:
             return None
         corners = (self.anchor_corners * self.anchor_factor).astype(np.float32)
         centre = corners.mean(axis=0)
@@ -276,21 +282,21 @@ class FrameLooker:
         criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 1e-5)
         for level in (4, 2, 1):
             size = (self.anchor.shape[1] // level, self.anchor.shape[0] // level)
-            this = cv2.resize(self.thumb, size, interpolation=cv2.INTER_AREA)
+            small = cv2.resize(this, size, interpolation=cv2.INTER_AREA)
             anchor = cv2.resize(self.anchor, size, interpolation=cv2.INTER_AREA)
             where = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
             scale = np.diag([1.0 / level, 1.0 / level, 1.0]).astype(np.float32)
             guess = scale @ warp @ np.linalg.inv(scale)
             try:
                 _, found = cv2.findTransformECC(
-                    this, anchor, guess.astype(np.float32), cv2.MOTION_HOMOGRAPHY, criteria,
+                    small, anchor, guess.astype(np.float32), cv2.MOTION_HOMOGRAPHY, criteria,
                     where, 3,
                 )  # fmt: skip
             except cv2.error:
                 return None
             warp = np.linalg.inv(scale) @ found @ scale
         moved = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), np.linalg.inv(warp))
-        return moved.reshape(4, 2).astype(np.float32) / self.thumb_factor
+        return moved.reshape(4, 2).astype(np.float32) / factor
 
     def full_size_corners(self) -> list[list[float]] | None:
         """The kept grid's corners in the full-size frame's pixels (as `read_board` takes them)."""
@@ -302,8 +308,8 @@ class FrameLooker:
         """The board of the last frame looked at is the settled one (a turn was made of it)."""
         self.settled, self.moved = self.current, False
         self.touched = set()
-        if self.thumb is not None and self.corners is not None:
-            self.anchor, self.anchor_factor = self.thumb, self.thumb_factor
+        if self.image is not None and self.corners is not None:
+            self.anchor, self.anchor_factor = thumbnail(self.image)
             self.anchor_corners = self.corners.copy()
 
     def read_done(self) -> None:
