@@ -1,6 +1,7 @@
 """The table camera on whole recorded games: a phone on a stand sends a frame a second while the
 players play, and the service makes the turns. Prints, per game and in total, the turns made once
-(committed, asked), the turns missed, the false turns (a turn made with no move to make, or a move
+(committed, asked), the turns missed (recorded late: a missed turn offered with the next one as
+two plays, each for its own player), the false turns (a turn made with no move to make, or a move
 made twice), the turns recorded wrongly, the latency from the first frame without the hand to the
 frame that made the turn, and the median time the service took per frame.
 
@@ -62,6 +63,7 @@ class Figures:
     committed: int = 0
     asked: int = 0
     missed: int = 0
+    late: int = 0
     false: int = 0
     wrong: int = 0
     handle_ms: list[float] = field(default_factory=list)
@@ -69,7 +71,7 @@ class Figures:
     notes: list[str] = field(default_factory=list)
 
     def add(self, other: Figures) -> None:
-        for name in ("frames", "turns", "committed", "asked", "missed", "false", "wrong"):
+        for name in ("frames", "turns", "committed", "asked", "missed", "late", "false", "wrong"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.handle_ms += other.handle_ms
         self.latency_s += other.latency_s
@@ -80,7 +82,8 @@ class Figures:
         mean = statistics.mean(self.latency_s) if self.latency_s else 0.0
         return (
             f"{self.turns} turns: {self.committed} committed, {self.asked} asked, "
-            f"{self.missed} missed, {self.false} false turns, {self.wrong} recorded wrongly; "
+            f"{self.missed} missed ({self.late} of them recorded late, with the next), "
+            f"{self.false} false turns, {self.wrong} recorded wrongly; "
             f"latency after the hand left mean {mean:.1f} s, max {late:.1f} s; "
             f"{self.frames} frames, median {median:.1f} ms a frame"
         )
@@ -160,6 +163,7 @@ def play_game(
     rng = np.random.default_rng(seed)
     due: tuple[int, float] | None = None  # the turn whose hand left, and when
     made: set[int] = set()
+    unmade: list[int] = []  # turns no turn was made for (yet: a later one may record them)
     for number, shot in enumerate(game_script(game, scene, rng)):
         for event in shot.before:
             send_event(player, event)
@@ -167,6 +171,7 @@ def play_game(
             if due is not None and due[0] not in made:
                 figures.missed += 1
                 figures.notes.append(f"event {due[0]}: no turn made")
+                unmade.append(due[0])
             due = (shot.turn, clock.now)
             figures.turns += 1
         data = frames.frame(shot, number)
@@ -206,13 +211,26 @@ def play_game(
         else:
             figures.committed += 1
             got = body["game"]
-        if [_key(m) for m in got["moves"]] != expected:
+        keys = [_key(m) for m in got["moves"]]
+        if keys != expected:
             figures.wrong += 1
-            last = sheet_dict(prefix)["moves"][-1]
-            figures.notes.append(f"{where}: recorded wrongly: {got['moves'][-1:]} for {last}")
-            if len(got["moves"]) == len(expected):
+            lines = sheet_dict(prefix)["moves"]
+            figures.notes.append(f"{where}: recorded wrongly: {got['moves'][-2:]} for {lines[-1]}")
+            # The players put the sheet right: undo what differs, type what is missing.
+            same = next(
+                (k for k, (a, b) in enumerate(zip(keys, expected, strict=False)) if a != b),
+                min(len(keys), len(expected)),
+            )
+            for _ in range(len(keys) - same):
                 player.post("/undo")
-            player.type_move(last, game.events[index], where)
+            for line in lines[same:]:
+                player.type_move(line, game.events[index], where)
+            unmade.clear()  # missed, and typed
+        elif unmade:
+            # A missed turn recorded with this one (two plays offered, each for its player).
+            figures.late += len(unmade)
+            figures.notes.append(f"{where}: events {unmade} recorded with it, late")
+            unmade.clear()
     if due is not None and due[0] not in made:
         figures.missed += 1
         figures.notes.append(f"event {due[0]}: no turn made")
