@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from scorer.board import Board, Square, Tile, parse_position
-from scorer.dictionary import Dictionary
+from scorer.board import UNKNOWN_BLANK, Board, Square, Tile, parse_position
+from scorer.dictionary import Dictionary, Verdict
 from scorer.errors import IllegalPlay, PlayErrorCode
 from scorer.game import ChallengeWithdrawn, Event, Game, GameError, Pass, Play
 from scorer.gcg import EventKind, GcgEvent, play_placements
@@ -269,6 +269,7 @@ def two_plays_offered(
     turn: Turn,
     earlier: frozenset[Square] = frozenset(),
     later: frozenset[Square] = frozenset(),
+    dictionary: Dictionary | None = None,
 ) -> Turn:
     """`turn`, but a review whose new tiles make no one play and split into two legal plays in
     turn order (a turn missed: a photo not taken, a table camera that could not see a play) is
@@ -278,7 +279,9 @@ def two_plays_offered(
     squares a hand was seen over before the other play (`earlier`) or while laying the last one
     (`later`) may tell them apart (a table camera's); else the review says two plays were made
     and asks for them to be typed, and records neither. A play is never recorded for the player
-    whose turn it was not."""
+    whose turn it was not. With a `dictionary` that checks words, a split with a word it lacks
+    is none (a printed label read as a tile beside a play is not a second play); without one,
+    every square the review asked is still asked."""
     result = turn.result
     if result.status is not TurnStatus.NEEDS_REVIEW or result.play or turn.proposed:
         return turn
@@ -308,6 +311,7 @@ def two_plays_offered(
         pass  # no one play: perhaps two
     else:
         return turn  # one play, in doubt for other reasons (a letter, a blank)
+    checked = dictionary is not None and dictionary.checks_words
     found: list[tuple[frozenset[Square], frozenset[Square], Play, Play]] = []
     for part in _play_splits(set(new)):
         for first, second in (part, part[::-1]):
@@ -318,6 +322,13 @@ def two_plays_offered(
                 two = Play(after_one.state.turn, find_play(middle, likely, game.variant))
                 after_one.apply(two)
             except (GameError, IllegalPlay):
+                continue
+            if checked and any(
+                UNKNOWN_BLANK not in word.word
+                and dictionary.check(word.word.upper()).verdict is Verdict.INVALID  # type: ignore[union-attr]
+                for play in (one.play, two.play)
+                for word in play.words
+            ):
                 continue
             found.append((first, second, one, two))
     found = list({(f, s): (f, s, a, b) for f, s, a, b in found}.values())
@@ -353,7 +364,9 @@ def two_plays_offered(
         dataclasses.replace(cell, reason=message)
         for cell in result.uncertain
         if not (
-            cell.square in tiles and set(cell.candidates) <= {tiles[cell.square].char, EMPTY}  # type: ignore[union-attr]
+            checked
+            and cell.square in tiles
+            and set(cell.candidates) <= {tiles[cell.square].char, EMPTY}  # type: ignore[union-attr]
         )
     )
     review = dataclasses.replace(result, message=message, uncertain=asked, board=likely)

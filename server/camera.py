@@ -281,7 +281,8 @@ class TableCameras:
             earlier = unseen_since(camera.state, events)
             later = board_squares(view.touched, turns, seen)
             turn = withdrawals_confirmed(phonies_confirmed(turn))
-            turn = two_plays_offered(game, turn, earlier, later)
+            words = self.service._dictionary(record, variant)
+            turn = two_plays_offered(game, turn, earlier, later, words)
             result = turn.result
             unchanged = result.status is TurnStatus.COMMITTED and (
                 turn.event is None or result.kind is ChangeKind.UNCHANGED

@@ -595,7 +595,10 @@ class GameService:
                 return replayed
             game = self.require_open(tx, record)
             turn, answers, reading = self.tracked(tx, record, game, reading)
-            turn = two_plays_offered(game, passes_confirmed(phonies_confirmed(turn)))
+            words = self._dictionary(record, game.variant)
+            turn = two_plays_offered(
+                game, passes_confirmed(phonies_confirmed(turn)), dictionary=words
+            )
             if turn.result.status is TurnStatus.REJECTED:
                 response = {"status": "rejected", "message": turn.result.message}
                 tx.add_turn(
@@ -837,7 +840,9 @@ class GameService:
                 frozenset((int(r), int(c)) for r, c in order.get(name, []))
                 for name in ("earlier", "later")
             )
-            turn = two_plays_offered(game, turn, earlier, later)
+            turn = two_plays_offered(
+                game, turn, earlier, later, self._dictionary(record, game.variant)
+            )
             if turn.result.status is TurnStatus.REJECTED:
                 raise ServiceError("illegal_play", turn.result.message)
             said = [square_key(*square) for square, tile in changes.items() if tile is None]

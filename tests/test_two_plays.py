@@ -13,6 +13,7 @@ import numpy as np
 from fastapi.testclient import TestClient
 
 from scorer.board import Board
+from scorer.dictionary import WordListDictionary
 from scorer.game import Game, Play
 from scorer.tracking import TurnStatus, certain_reading
 from scorer.turns import (
@@ -42,11 +43,18 @@ def _two_plays(game: Game) -> Board:
     return game.apply(turn_from_move(game, "I8", "TO", None).event).state.board
 
 
-def test_two_plays_the_hands_tell_apart_are_offered_each_for_its_player() -> None:
+def _words(tmp_path: Path, *words: str) -> WordListDictionary:
+    listed = tmp_path / "words.txt"
+    listed.write_text("\n".join(words) + "\n", encoding="utf-8")
+    return WordListDictionary(listed)
+
+
+def test_two_plays_the_hands_tell_apart_are_offered_each_for_its_player(tmp_path: Path) -> None:
     game = _game()
     seen = turn_from_reading(game, certain_reading(_two_plays(game)), None)
     assert seen.result.status is TurnStatus.NEEDS_REVIEW and seen.event is None
-    offered = two_plays_offered(game, seen, earlier=frozenset(CAB), later=frozenset(TO))
+    words = _words(tmp_path, "CAT", "CAB", "TO")
+    offered = two_plays_offered(game, seen, frozenset(CAB), frozenset(TO), words)
     assert offered.event is None and offered.result.status is TurnStatus.NEEDS_REVIEW
     assert "two plays" in offered.result.message
     one, two = offered.proposed
@@ -57,6 +65,19 @@ def test_two_plays_the_hands_tell_apart_are_offered_each_for_its_player() -> Non
     assert (one.player, one.play.word, two.player, two.play.word) == (1, "CAB", 0, "TO")
     assert offered.result.uncertain == ()  # asked only because they made no one play
     assert game.apply_all(offered.proposed).state.board == _two_plays(game)
+    # Without words to check them by, the squares are still asked (a label read as a tile?).
+    unchecked = two_plays_offered(game, seen, frozenset(CAB), frozenset(TO))
+    assert unchecked.proposed == offered.proposed
+    asked = [c.square for c in seen.result.uncertain]
+    assert asked and [c.square for c in unchecked.result.uncertain] == asked
+
+
+def test_a_split_with_a_word_the_dictionary_lacks_is_no_second_play(tmp_path: Path) -> None:
+    """A printed label read as a sure tile beside a first play is no second play."""
+    game = _game()
+    seen = turn_from_reading(game, certain_reading(_two_plays(game)), None)
+    words = _words(tmp_path, "CAT", "CAB")  # no TO
+    assert two_plays_offered(game, seen, frozenset(CAB), frozenset(TO), words) is seen
 
 
 def test_the_other_order_is_still_each_play_for_the_player_whose_turn_it_was() -> None:
