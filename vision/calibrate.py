@@ -6,13 +6,17 @@ tile. But the layout says which squares share a premium kind, and in one photo t
 of a kind look alike; the lettered tiles read with confidence show what this edition's tiles look
 like. So:
 
-1. Each cell gets a look: the median colour (lightness and two opponent colours) of its middle
+1. Each cell gets a look: the median colour (lightness and two opponent colours, divided by the
+   lightness so a shadow, a glare or a dark band of grain moves the lightness only) of its middle
    and of its rim (the rim shows the grid lines on an empty square, the tile's edge and shadow on
    a tile), and the spread of lightness in its middle (a letter's ink, a label's print, grain).
-2. Per premium kind, the squares the classifier is sure are empty give that kind's empty look.
-   Where it is sure of none, but reads more of one tile on squares of one kind than the whole set
-   holds (eight blank tiles, or a printed "3" read as seven З), those look-alikes are that kind's
-   empty look.
+   Lightness is given a wider tolerance than hue, for the same reason.
+2. Per premium kind, the squares the classifier is sure are empty give that kind's empty look,
+   with its squares whose colours are plainly unlike the tiles' (step 3): the squares the
+   classifier is sure of are the typical ones (the lit side of a wood print's grain), so alone
+   they would make the look too narrow for the rest. Where it is sure of none, but reads more of
+   one tile on squares of one kind than the whole set holds (eight blank tiles, or a printed "3"
+   read as seven З), those look-alikes are that kind's empty look.
 3. The lettered tiles read with confidence, but for such look-alikes, give the tile look.
 4. Each cell's odds of being empty are multiplied by how much better the empty look of its kind
    explains its colours than the tile look does (a ratio of two diagonal Gaussians), bounded
@@ -29,8 +33,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-# Features: lightness and two opponent colours (red-green, yellow-blue) of the middle, then of the
-# rim, then the standard deviation of lightness in the middle. The colours are a fixed linear map
+# Features: lightness and two opponent colours (red-green, yellow-blue, as at one lightness) of
+# the middle, then of the rim, then the standard deviation of lightness in the middle. The colours are a fixed linear map
 # of BGR on Lab's scale: OpenCV's Lab conversion cost 25 ms a board here, this a fraction of one.
 # The tile look compares colours only (`_COLOURS`): tiles read with confidence carry letters,
 # blanks do not.
@@ -40,8 +44,13 @@ _COLOUR_FEATURES = 6
 _COLOURS = slice(0, _COLOUR_FEATURES)
 # BGR -> (lightness, red-green, yellow-blue), each about 0-255 wide like OpenCV's 8-bit Lab.
 OPPONENT = np.array([[0.114, 0.587, 0.299], [0.0, -0.5, 0.5], [-0.5, 0.25, 0.25]], dtype=np.float32)
-# Smallest spread per feature: lighting across a board varies more than the siblings measured.
-FLOOR = np.array([6.0, 5.0, 5.0, 6.0, 5.0, 5.0, 3.0])
+# The opponent colours are given as at this lightness, and as at `DARKEST` for darker squares
+# (whose hue is mostly noise).
+LIGHT = 128.0
+DARKEST = 32.0
+# Smallest spread per feature: lighting across a board varies more than the siblings measured,
+# and its lightness (shadows, glare, bands of grain) much more than its hue.
+FLOOR = np.array([15.0, 5.0, 5.0, 15.0, 5.0, 5.0, 3.0])
 # How far the photo may move a cell's odds: up to 10⁶× towards empty (a square plainly like its
 # empty siblings and unlike the tiles, however sure the classifier), 10× towards a tile.
 MAX_TOWARDS_EMPTY = np.log(1e6)
@@ -50,6 +59,9 @@ MAX_TOWARDS_TILE = np.log(10.0)
 _NEAR = 3.0
 # Passes of `relative_to_board`, each taking its references from the last one's verdicts.
 PASSES = 3
+# A square whose colours lie this many times the features farther from the tile look than a typical
+# tile is plainly no tile, and lends its look to its kind's empty reference.
+UNLIKE_TILES = 4.0
 # A cell the classifier is this sure of lends its look to its kind's (or the tiles') reference.
 SURE = 0.9
 
@@ -70,9 +82,21 @@ def cell_looks(grid_image: np.ndarray, rows: int, cols: int) -> np.ndarray:
     rim = (np.minimum(fy, 1 - fy) < _RIM) | (np.minimum(fx, 1 - fx) < _RIM)
     centre = blocks[:, middle]
     return np.concatenate(
-        [_median(centre), _median(blocks[:, rim]), centre[..., 0].std(axis=1, keepdims=True)],
+        [
+            _chromaticity(_median(centre)),
+            _chromaticity(_median(blocks[:, rim])),
+            centre[..., 0].std(axis=1, keepdims=True),
+        ],
         axis=1,
     )
+
+
+def _chromaticity(colours: np.ndarray) -> np.ndarray:
+    """[N, 3] (lightness, red-green, yellow-blue) with the two opponent colours divided by the
+    lightness (on `LIGHT`'s scale): a shadow, a glare or a dark band of grain scales a square's
+    colours, so it moves only the lightness and not its hue, which is what tells a tile."""
+    scale = LIGHT / np.maximum(colours[:, :1], DARKEST)
+    return np.concatenate([colours[:, :1], colours[:, 1:] * scale], axis=1)
 
 
 def _median(pixels: np.ndarray) -> np.ndarray:
@@ -135,12 +159,19 @@ def _log_ratios(
             if label != empty and count > max(int(counts[label]), 1):
                 too_many |= members & (top == label)
     lettered = (top != empty) & (top != blank) & (confidence >= SURE) & ~too_many
+    unlike_tiles = np.zeros(len(scores), bool)
+    if lettered.sum() >= 3:
+        tile_look = reference_looks(looks[lettered, _COLOURS], squares[lettered], squares)
+        unlike_tiles = _distance(looks[:, _COLOURS], tile_look) > UNLIKE_TILES * _COLOUR_FEATURES
+        unlike_tiles &= ~lettered
     log_ratio = np.zeros(len(scores))
     for kind in np.unique(kinds):
         members = kinds == kind
         sure_empty = members & (top == empty) & (confidence >= SURE)
         if sure_empty.sum() >= 2:
-            siblings = sure_empty
+            # The squares the classifier is sure of are the typical ones (the lit side of a
+            # wood print's grain); its siblings that are plainly no tile show the rest.
+            siblings = sure_empty | (members & unlike_tiles)
         elif (members & too_many).sum() >= 2:
             siblings = members & too_many
         else:
