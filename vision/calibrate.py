@@ -15,15 +15,19 @@ like. So:
    with its squares whose colours are plainly unlike the tiles' (step 3): the squares the
    classifier is sure of are the typical ones (the lit side of a wood print's grain), so alone
    they would make the look too narrow for the rest. Where it is sure of none, but reads more of
-   one tile on squares of one kind than the whole set holds (eight blank tiles, or a printed "3"
-   read as seven З), those look-alikes are that kind's empty look.
+   one tile on squares of one kind, or of the whole board, than the whole set holds (eight blank
+   tiles, or a printed "3" read as seven З), those look-alikes are that kind's empty look.
 3. The lettered tiles read with confidence, but for such look-alikes, give the tile look.
 4. Each cell's odds of being empty are multiplied by how much better the empty look of its kind
    explains its colours than the tile look does (a ratio of two diagonal Gaussians), bounded
    both ways. Only a cell that lies among its empty siblings, its middle's spread included, is
    made likelier to be empty, and only if it is no plausible tile: a broad spread of wood-print
    empties must not swallow a lettered tile whose light is a little off, nor a wooden blank on a
-   square of nearly its colour. With no tile look to compare (an empty board), a square like
+   square of nearly its colour; but for a look-alike (step 2) that its empty siblings explain
+   better than the tiles do: most of those are empty, so it reads empty, as a doubt (`DOUBT`),
+   since any one of them may be the tile. A square with no empty sibling to compare with (the
+   centre, a kind of its own) whose colours are plainly unlike the tiles' reads empty, as a
+   doubt. With no tile look to compare (an empty board), a square like
    its empty siblings is only made likelier to be empty, never likelier to be a tile: a glare spot
    on an empty square must not become a tile.
 """
@@ -62,6 +66,9 @@ PASSES = 3
 # A square whose colours lie this many times the features farther from the tile look than a typical
 # tile is plainly no tile, and lends its look to its kind's empty reference.
 UNLIKE_TILES = 4.0
+# How likely to be empty the photo may make a square that is as plausibly a tile as an empty one,
+# but one of more look-alikes than the set holds: below `SURE`, so it stays a doubt.
+DOUBT = 0.8
 # A cell the classifier is this sure of lends its look to its kind's (or the tiles') reference.
 SURE = 0.9
 
@@ -147,13 +154,15 @@ def _log_ratios(
     blank: int,
     counts: np.ndarray,
 ) -> np.ndarray:
-    """Per cell, the log factor by which the photo's own looks move its odds of being empty."""
+    """Per cell, the log factor by which the photo's own looks move its odds of being empty, and
+    which cells it may make no likelier to be empty than `DOUBT` (see `_log_ratios`' end)."""
     top = scores.argmax(axis=1)
     confidence = scores.max(axis=1)
-    # Squares of one kind read as one tile more often than the set holds it.
+    # Squares of one kind, or of the whole board, read as one tile more often than the set
+    # holds it.
     too_many = np.zeros(len(scores), bool)
-    for kind in np.unique(kinds):
-        members = kinds == kind
+    for kind in [*np.unique(kinds), None]:
+        members = kinds == kind if kind is not None else np.ones(len(scores), bool)
         labels, seen = np.unique(top[members], return_counts=True)
         for label, count in zip(labels, seen, strict=True):
             if label != empty and count > max(int(counts[label]), 1):
@@ -165,6 +174,7 @@ def _log_ratios(
         unlike_tiles = _distance(looks[:, _COLOURS], tile_look) > UNLIKE_TILES * _COLOUR_FEATURES
         unlike_tiles &= ~lettered
     log_ratio = np.zeros(len(scores))
+    doubt = np.zeros(len(scores), bool)
     for kind in np.unique(kinds):
         members = kinds == kind
         sure_empty = members & (top == empty) & (confidence >= SURE)
@@ -175,15 +185,20 @@ def _log_ratios(
         elif (members & too_many).sum() >= 2:
             siblings = members & too_many
         else:
+            # No empty sibling to compare with (the centre square, a kind of its own): a square
+            # plainly unlike the tiles reads empty, as a doubt.
+            log_ratio[members & unlike_tiles] = MAX_TOWARDS_EMPTY
+            doubt |= members & unlike_tiles
             continue
         reference = reference_looks(looks[siblings], squares[siblings], squares[members])
         # A typical sibling lies at a squared distance of about the number of features.
         distance = _distance(looks[members], reference)
         among = distance <= 2 * looks.shape[1]
+        # A cell among its empty siblings is made likelier to be empty by as much as it is close.
+        closeness = np.maximum(0.0, 0.5 * (2 * looks.shape[1] - distance))
         if lettered.sum() < 3:
-            # Only the empty siblings to compare with: a cell among them is made likelier to be
-            # empty by as much as it is close, and nothing is made likelier a tile.
-            ratio = np.maximum(0.0, 0.5 * (2 * looks.shape[1] - distance))
+            # Only the empty siblings to compare with: nothing is made likelier a tile.
+            ratio = closeness
         else:
             colours = (reference[0][:, _COLOURS], reference[1][_COLOURS])
             tiles = reference_looks(looks[lettered, _COLOURS], squares[lettered], squares[members])
@@ -191,17 +206,27 @@ def _log_ratios(
                 looks[members, _COLOURS], tiles
             )
             # A square as plausible a tile as an empty one (wooden blanks on beige squares)
-            # is the classifier's to judge.
-            among &= _distance(looks[members, _COLOURS], tiles) > 2 * _COLOUR_FEATURES
+            # is the classifier's to judge, but for one of more look-alikes than the set has
+            # tiles (pale premium squares read as blanks): most of those are empty, so one
+            # among its empty siblings reads empty, as a doubt, since any may be the tile.
+            plausible = _distance(looks[members, _COLOURS], tiles) <= 2 * _COLOUR_FEATURES
+            alike = among & plausible & too_many[members] & (ratio > 0)
+            ratio = np.where(alike, np.maximum(ratio, closeness), ratio)
+            doubt[members] = alike
+            among &= ~plausible | alike
         log_ratio[members] = np.where(among, np.maximum(ratio, 0.0), np.minimum(ratio, 0.0))
-    return np.clip(log_ratio, -MAX_TOWARDS_TILE, MAX_TOWARDS_EMPTY)
+    return np.clip(log_ratio, -MAX_TOWARDS_TILE, MAX_TOWARDS_EMPTY), doubt
 
 
-def _weighed(scores: np.ndarray, log_ratio: np.ndarray, empty: int) -> np.ndarray:
-    """Scores with each cell's odds of being empty multiplied by exp(log_ratio)."""
+def _weighed(
+    scores: np.ndarray, log_ratio: np.ndarray, empty: int, doubt: np.ndarray
+) -> np.ndarray:
+    """Scores with each cell's odds of being empty multiplied by exp(log_ratio), those of the
+    `doubt` cells to no more than `DOUBT` (or as they were)."""
     p_empty = scores[:, empty]
     odds = p_empty / np.maximum(1 - p_empty, 1e-12) * np.exp(log_ratio)
     new_empty = odds / (1 + odds)
+    new_empty = np.where(doubt, np.minimum(new_empty, np.maximum(p_empty, DOUBT)), new_empty)
     out = scores * ((1 - new_empty) / np.maximum(1 - p_empty, 1e-12))[:, None]
     out[:, empty] = new_empty
     return out
@@ -231,8 +256,8 @@ def relative_to_board(
     squares = np.stack(np.divmod(np.arange(len(scores)), cols), axis=1).astype(float)
     weighed = scores
     for _ in range(passes):
-        ratios = _log_ratios(weighed, looks, codes, squares, empty, blank, counts)
-        weighed = _weighed(scores, ratios, empty)
+        ratios, doubt = _log_ratios(weighed, looks, codes, squares, empty, blank, counts)
+        weighed = _weighed(scores, ratios, empty, doubt)
     return weighed
 
 
