@@ -115,6 +115,22 @@ def test_darker_bands_of_grain_are_empty_though_the_classifier_is_sure_of_the_li
     assert (out[20:24].argmax(axis=1) == LETTER).all()
 
 
+def test_a_glare_on_an_empty_square_reads_empty_as_a_doubt_and_on_a_letter_leaves_it() -> None:
+    # A glare lights one empty square and one lettered tile far beyond their siblings; the
+    # square keeps the board's hue and no ink, the tile its letter's ink.
+    scores, looks, kinds = _board()
+    scores[20:26] = [0.01, 0.0, 0.99]
+    looks[20:26] = TILE
+    looks[40] = WOOD + [70, 0, 0, 70, 0, 0, 0]
+    scores[40] = [0.001, 0.999, 0.0]
+    looks[41] = WOOD + [70, 0, 0, 70, 0, 0, 30]
+    scores[41] = [0.1, 0.0, 0.9]
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    assert out[40].argmax() == EMPTY
+    assert out[40, EMPTY] <= DOUBT + 1e-9
+    assert out[41].argmax() == LETTER
+
+
 def test_more_blanks_than_the_set_holds_on_tile_coloured_squares_read_empty_as_doubts() -> None:
     # Pale premium squares of nearly the tiles' colour, six read as blanks (the set holds two):
     # they are like their sure empty siblings, so they read empty, but only as a doubt.

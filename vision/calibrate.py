@@ -21,7 +21,9 @@ like. So:
 4. Each cell's odds of being empty are multiplied by how much better the empty look of its kind
    explains its colours than the tile look does (a ratio of two diagonal Gaussians), bounded
    both ways. Only a cell that lies among its empty siblings, its middle's spread included, is
-   made likelier to be empty, and only if it is no plausible tile: a broad spread of wood-print
+   made likelier to be empty (one of its siblings' hue and ink and plainly no tile counts as
+   among them whatever its light, a glare or a shadow, as a doubt), and only if it is no
+   plausible tile: a broad spread of wood-print
    empties must not swallow a lettered tile whose light is a little off, nor a wooden blank on a
    square of nearly its colour; but for a look-alike (step 2) that its empty siblings explain
    better than the tiles do: most of those are empty, so it reads empty, as a doubt (`DOUBT`),
@@ -46,6 +48,9 @@ _MIDDLE = (0.25, 0.75)
 _RIM = 0.12
 _COLOUR_FEATURES = 6
 _COLOURS = slice(0, _COLOUR_FEATURES)
+# All features but the lightness: the opponent colours of the middle and of the rim, the middle's
+# spread (a letter's ink).
+_BUT_LIGHT = [1, 2, 4, 5, 6]
 # BGR -> (lightness, red-green, yellow-blue), each about 0-255 wide like OpenCV's 8-bit Lab.
 OPPONENT = np.array([[0.114, 0.587, 0.299], [0.0, -0.5, 0.5], [-0.5, 0.25, 0.25]], dtype=np.float32)
 # The opponent colours are given as at this lightness, and as at `DARKEST` for darker squares
@@ -194,6 +199,14 @@ def _log_ratios(
         # A typical sibling lies at a squared distance of about the number of features.
         distance = _distance(looks[members], reference)
         among = distance <= 2 * looks.shape[1]
+        # A square of its siblings' hue and ink and plainly no tile is among them whatever its
+        # light (a glare spot or a shadow moves the lightness far more than `FLOOR` allows), as
+        # a doubt: a glare may wash out a blank tile's colour too.
+        unlit = (reference[0][:, _BUT_LIGHT], reference[1][_BUT_LIGHT])
+        unlit_only = ~among & unlike_tiles[members]
+        unlit_only &= _distance(looks[members][:, _BUT_LIGHT], unlit) <= 2 * len(_BUT_LIGHT)
+        among |= unlit_only
+        doubt[members] = unlit_only
         # A cell among its empty siblings is made likelier to be empty by as much as it is close.
         closeness = np.maximum(0.0, 0.5 * (2 * looks.shape[1] - distance))
         if lettered.sum() < 3:
@@ -212,7 +225,7 @@ def _log_ratios(
             plausible = _distance(looks[members, _COLOURS], tiles) <= 2 * _COLOUR_FEATURES
             alike = among & plausible & too_many[members] & (ratio > 0)
             ratio = np.where(alike, np.maximum(ratio, closeness), ratio)
-            doubt[members] = alike
+            doubt[members] |= alike
             among &= ~plausible | alike
         log_ratio[members] = np.where(among, np.maximum(ratio, 0.0), np.minimum(ratio, 0.0))
     return np.clip(log_ratio, -MAX_TOWARDS_TILE, MAX_TOWARDS_EMPTY), doubt
