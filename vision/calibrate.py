@@ -150,21 +150,10 @@ def _log_density(looks: np.ndarray, reference: tuple[np.ndarray, np.ndarray]) ->
     return -0.5 * _distance(looks, reference) - np.log(reference[1]).sum()
 
 
-def _log_ratios(
-    scores: np.ndarray,
-    looks: np.ndarray,
-    kinds: np.ndarray,
-    squares: np.ndarray,
-    empty: int,
-    blank: int,
-    counts: np.ndarray,
-) -> np.ndarray:
-    """Per cell, the log factor by which the photo's own looks move its odds of being empty, and
-    which cells it may make no likelier to be empty than `DOUBT` (see `_log_ratios`' end)."""
+def _too_many(scores: np.ndarray, kinds: np.ndarray, empty: int, counts: np.ndarray) -> np.ndarray:
+    """The cells of one kind, or of the whole board, read as one tile more often than the set
+    holds it (look-alikes: a kind's empty squares taken for one tile)."""
     top = scores.argmax(axis=1)
-    confidence = scores.max(axis=1)
-    # Squares of one kind, or of the whole board, read as one tile more often than the set
-    # holds it.
     too_many = np.zeros(len(scores), bool)
     for kind in [*np.unique(kinds), None]:
         members = kinds == kind if kind is not None else np.ones(len(scores), bool)
@@ -172,6 +161,23 @@ def _log_ratios(
         for label, count in zip(labels, seen, strict=True):
             if label != empty and count > max(int(counts[label]), 1):
                 too_many |= members & (top == label)
+    return too_many
+
+
+def _log_ratios(
+    scores: np.ndarray,
+    looks: np.ndarray,
+    kinds: np.ndarray,
+    squares: np.ndarray,
+    empty: int,
+    blank: int,
+    too_many: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell, the log factor by which the photo's own looks move its odds of being empty, and
+    which cells it may make no likelier to be empty than `DOUBT`; `too_many` marks the
+    classifier's look-alikes (`_too_many`)."""
+    top = scores.argmax(axis=1)
+    confidence = scores.max(axis=1)
     lettered = (top != empty) & (top != blank) & (confidence >= SURE) & ~too_many
     unlike_tiles = np.zeros(len(scores), bool)
     if lettered.sum() >= 3:
@@ -203,12 +209,14 @@ def _log_ratios(
         # light (a glare spot or a shadow moves the lightness far more than `FLOOR` allows), as
         # a doubt: a glare may wash out a blank tile's colour too.
         unlit = (reference[0][:, _BUT_LIGHT], reference[1][_BUT_LIGHT])
-        unlit_only = ~among & unlike_tiles[members]
-        unlit_only &= _distance(looks[members][:, _BUT_LIGHT], unlit) <= 2 * len(_BUT_LIGHT)
+        unlit_distance = _distance(looks[members][:, _BUT_LIGHT], unlit)
+        unlit_only = ~among & (unlike_tiles | too_many)[members]
+        unlit_only &= unlit_distance <= 2 * len(_BUT_LIGHT)
         among |= unlit_only
         doubt[members] = unlit_only
         # A cell among its empty siblings is made likelier to be empty by as much as it is close.
         closeness = np.maximum(0.0, 0.5 * (2 * looks.shape[1] - distance))
+        closeness[unlit_only] = MAX_TOWARDS_EMPTY
         if lettered.sum() < 3:
             # Only the empty siblings to compare with: nothing is made likelier a tile.
             ratio = closeness
@@ -268,8 +276,11 @@ def relative_to_board(
     codes = np.array(kinds)
     squares = np.stack(np.divmod(np.arange(len(scores)), cols), axis=1).astype(float)
     weighed = scores
+    # Look-alikes are the classifier's own reads: a pass that settles some must not make the
+    # rest fall under the set's count.
+    too_many = _too_many(scores, codes, empty, counts)
     for _ in range(passes):
-        ratios, doubt = _log_ratios(weighed, looks, codes, squares, empty, blank, counts)
+        ratios, doubt = _log_ratios(weighed, looks, codes, squares, empty, blank, too_many)
         weighed = _weighed(scores, ratios, empty, doubt)
     return weighed
 
