@@ -152,6 +152,24 @@ def test_more_blanks_than_the_set_holds_on_tile_coloured_squares_read_empty_as_d
     assert (out[40:42].argmax(axis=1) == BLANK).all()
 
 
+def test_a_kind_nothing_vouches_for_takes_its_majority_look_as_empty_as_doubts() -> None:
+    # Eight squares of a premium kind, each unsure (its printed label half read as a letter),
+    # and no tile read with confidence anywhere: the seven alike read empty, as doubts; the one
+    # unlike them (a tile) stays the classifier's.
+    scores, looks, kinds = _board()
+    premium = np.array([150.0, 170.0, 140.0, 150.0, 168.0, 140.0, 25.0])
+    rng = np.random.default_rng(2)
+    for i in range(40, 48):
+        kinds[i] = "="
+        looks[i] = premium + rng.normal(0, 1.0, 7)
+        scores[i] = [0.4, 0.0, 0.6]
+    looks[47] = TILE
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    assert (out[40:47].argmax(axis=1) == EMPTY).all()
+    assert (out[40:47, EMPTY] <= DOUBT + 1e-9).all()
+    assert out[47].argmax() == LETTER
+
+
 def test_a_lone_centre_square_unlike_the_tiles_reads_empty_as_a_doubt() -> None:
     # The centre is a kind of its own: its logo read as a letter, its colours far from the tiles'.
     scores, looks, kinds = _board()

@@ -16,7 +16,10 @@ like. So:
    classifier is sure of are the typical ones (the lit side of a wood print's grain), so alone
    they would make the look too narrow for the rest. Where it is sure of none, but reads more of
    one tile on squares of one kind, or of the whole board, than the whole set holds (eight blank
-   tiles, or a printed "3" read as seven З), those look-alikes are that kind's empty look.
+   tiles, or a printed "3" read as seven З), those look-alikes are that kind's empty look, with
+   its squares plainly unlike the tiles (then only as doubts: no sure empty vouches for them).
+   Where nothing vouches for any square of a kind of several, its majority look is its empty
+   look, as doubts: most squares of any kind are empty in most photos.
 3. The lettered tiles read with confidence, but for such look-alikes, give the tile look.
 4. Each cell's odds of being empty are multiplied by how much better the empty look of its kind
    explains its colours than the tile look does (a ratio of two diagonal Gaussians), bounded
@@ -74,6 +77,9 @@ UNLIKE_TILES = 4.0
 # How likely to be empty the photo may make a square that is as plausibly a tile as an empty one,
 # but one of more look-alikes than the set holds: below `SURE`, so it stays a doubt.
 DOUBT = 0.8
+# A kind of at least this many squares, none of them vouched for, takes its majority look for
+# its empty look (see `_log_ratios`).
+MAJORITY = 4
 # A cell the classifier is this sure of lends its look to its kind's (or the tiles') reference.
 SURE = 0.9
 
@@ -193,8 +199,17 @@ def _log_ratios(
             # The squares the classifier is sure of are the typical ones (the lit side of a
             # wood print's grain); its siblings that are plainly no tile show the rest.
             siblings = sure_empty | (members & unlike_tiles)
-        elif (members & too_many).sum() >= 2:
-            siblings = members & too_many
+        elif (members & (too_many | unlike_tiles)).sum() >= 2:
+            # No sure empty of the kind: its look-alikes, and its squares plainly no tile, are
+            # its empty look; with no sure empty to vouch for it, the latter only as a doubt.
+            siblings = members & (too_many | unlike_tiles)
+            doubt |= members & (siblings & unlike_tiles & ~too_many).any()
+        elif members.sum() >= MAJORITY:
+            # Nothing vouches for any square of the kind: most squares of a kind are empty in
+            # most photos, so its squares that look like most of the others read empty, as
+            # doubts.
+            siblings = members
+            doubt |= members
         else:
             # No empty sibling to compare with (the centre square, a kind of its own): a square
             # plainly unlike the tiles reads empty, as a doubt.
@@ -213,7 +228,7 @@ def _log_ratios(
         unlit_only = ~among & (unlike_tiles | too_many)[members]
         unlit_only &= unlit_distance <= 2 * len(_BUT_LIGHT)
         among |= unlit_only
-        doubt[members] = unlit_only
+        doubt[members] |= unlit_only
         # A cell among its empty siblings is made likelier to be empty by as much as it is close.
         closeness = np.maximum(0.0, 0.5 * (2 * looks.shape[1] - distance))
         closeness[unlit_only] = MAX_TOWARDS_EMPTY
