@@ -181,6 +181,15 @@ def test_a_lone_centre_square_unlike_the_tiles_reads_empty_as_a_doubt() -> None:
     out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
     assert out[33].argmax() == EMPTY
     assert out[33, EMPTY] < SURE
+    # On a pale board nearly the tiles' colour, one printed like the plain squares reads empty
+    # too, as a doubt.
+    pale = TILE + [0, 0, 14, 0, 0, 14, -22]
+    looks = pale + np.random.default_rng(3).normal(0, 1.0, looks.shape)
+    looks[20:26] = TILE
+    looks[33] = pale
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    assert out[33].argmax() == EMPTY
+    assert out[33, EMPTY] < SURE
     # One that looks like a tile stays the classifier's.
     looks[33] = TILE
     out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)

@@ -31,8 +31,8 @@ like. So:
    square of nearly its colour; but for a look-alike (step 2) that its empty siblings explain
    better than the tiles do: most of those are empty, so it reads empty, as a doubt (`DOUBT`),
    since any one of them may be the tile. A square with no empty sibling to compare with (the
-   centre, a kind of its own) whose colours are plainly unlike the tiles' reads empty, as a
-   doubt. With no tile look to compare (an empty board), a square like
+   centre, a kind of its own) whose colours are plainly unlike the tiles', or that is no
+   plausible tile and lies among another kind's sure empties, reads empty, as a doubt. With no tile look to compare (an empty board), a square like
    its empty siblings is only made likelier to be empty, never likelier to be a tile: a glare spot
    on an empty square must not become a tile.
 """
@@ -170,6 +170,26 @@ def _too_many(scores: np.ndarray, kinds: np.ndarray, empty: int, counts: np.ndar
     return too_many
 
 
+def _like_other_kinds(
+    looks: np.ndarray,
+    kinds: np.ndarray,
+    squares: np.ndarray,
+    members: np.ndarray,
+    scores: np.ndarray,
+    empty: int,
+) -> np.ndarray:
+    """Which `members` lie among the sure empty squares of some other kind."""
+    sure_empty = (scores.argmax(axis=1) == empty) & (scores.max(axis=1) >= SURE) & ~members
+    alike = np.zeros(len(looks), bool)
+    for kind in np.unique(kinds[sure_empty]):
+        siblings = sure_empty & (kinds == kind)
+        if siblings.sum() < 2:
+            continue
+        reference = reference_looks(looks[siblings], squares[siblings], squares[members])
+        alike[members] |= _distance(looks[members], reference) <= 2 * looks.shape[1]
+    return alike
+
+
 def _log_ratios(
     scores: np.ndarray,
     looks: np.ndarray,
@@ -212,9 +232,17 @@ def _log_ratios(
             doubt |= members
         else:
             # No empty sibling to compare with (the centre square, a kind of its own): a square
-            # plainly unlike the tiles reads empty, as a doubt.
-            log_ratio[members & unlike_tiles] = MAX_TOWARDS_EMPTY
-            doubt |= members & unlike_tiles
+            # plainly unlike the tiles, or no plausible tile and like the sure empty squares of
+            # another kind (a centre printed as plain squares), reads empty, as a doubt.
+            alone = members & (
+                unlike_tiles | _like_other_kinds(looks, kinds, squares, members, scores, empty)
+            )
+            if lettered.sum() >= 3:
+                alone &= unlike_tiles | (
+                    _distance(looks[:, _COLOURS], tile_look) > 2 * _COLOUR_FEATURES
+                )
+            log_ratio[alone] = MAX_TOWARDS_EMPTY
+            doubt |= alone
             continue
         reference = reference_looks(looks[siblings], squares[siblings], squares[members])
         # A typical sibling lies at a squared distance of about the number of features.
