@@ -224,6 +224,6 @@ def test_wood_print_board_of_the_held_out_family(classifier: CellClassifier) -> 
     alone = tallies(read_cells(preds, variant, whole_board=True))
     weighed = tallies(read_cells(preds, variant, whole_board=True, looks=looks))
     assert alone[0] >= 10, "the classifier alone should stumble on this edition"
-    # Measured: 158 squares taken for tiles alone, 53 weighed against the board.
-    assert weighed[0] <= alone[0] // 2
+    # Measured: 158 squares taken for tiles alone, 11 weighed against the board.
+    assert weighed[0] <= alone[0] // 8
     assert weighed[1] >= alone[1] == 8

@@ -26,15 +26,18 @@ like. So:
    both ways. Only a cell that lies among its empty siblings, its middle's spread included, is
    made likelier to be empty (one of its siblings' hue and ink and plainly no tile counts as
    among them whatever its light, a glare or a shadow, as a doubt), and only if it is no
-   plausible tile: a broad spread of wood-print
-   empties must not swallow a lettered tile whose light is a little off, nor a wooden blank on a
-   square of nearly its colour; but for a look-alike (step 2) that its empty siblings explain
-   better than the tiles do: most of those are empty, so it reads empty, as a doubt (`DOUBT`),
-   since any one of them may be the tile. A square with no empty sibling to compare with (the
-   centre, a kind of its own) whose colours are plainly unlike the tiles', or that is no
-   plausible tile and lies among another kind's sure empties, reads empty, as a doubt. With no tile look to compare (an empty board), a square like
-   its empty siblings is only made likelier to be empty, never likelier to be a tile: a glare spot
-   on an empty square must not become a tile.
+   plausible tile: a broad spread of wood-print empties must not swallow a lettered tile whose
+   light is a little off, nor a wooden blank on a square of nearly its colour; but for a
+   look-alike (step 2) that its empty siblings explain better than the tiles do: most of those
+   are empty, so it reads empty, as a doubt (`DOUBT`), since any one of them may be the tile.
+   A square with no empty sibling to compare with (the centre, a kind of its own) whose colours
+   are plainly unlike the tiles', or that is no plausible tile and lies among another kind's
+   sure empties, reads empty, as a doubt. With no tile look to compare (an empty board), a
+   square like its empty siblings is only made likelier to be empty, never likelier to be a
+   tile: a glare spot on an empty square must not become a tile.
+
+A doubt reads empty no surer than `DOUBT`, below what the tracker takes as read, so a true tile
+among such squares is asked about, never dropped silently.
 """
 
 from __future__ import annotations
@@ -43,10 +46,10 @@ import cv2
 import numpy as np
 
 # Features: lightness and two opponent colours (red-green, yellow-blue, as at one lightness) of
-# the middle, then of the rim, then the standard deviation of lightness in the middle. The colours are a fixed linear map
-# of BGR on Lab's scale: OpenCV's Lab conversion cost 25 ms a board here, this a fraction of one.
-# The tile look compares colours only (`_COLOURS`): tiles read with confidence carry letters,
-# blanks do not.
+# the middle, then of the rim, then the standard deviation of lightness in the middle. The
+# colours are a fixed linear map of BGR on Lab's scale: OpenCV's Lab conversion cost 25 ms a
+# board here, this a fraction of one. The tile look compares colours only (`_COLOURS`): tiles
+# read with confidence carry letters, blanks do not.
 _MIDDLE = (0.25, 0.75)
 _RIM = 0.12
 _COLOUR_FEATURES = 6
