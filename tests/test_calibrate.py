@@ -5,7 +5,7 @@ import pytest
 
 from scorer.variant import load_variant
 from training.render import heldout_edition, render_board_photo
-from vision.calibrate import cell_looks, relative_to_board
+from vision.calibrate import DOUBT, SURE, cell_looks, relative_to_board
 from vision.classify import CellClassifier, read_cells
 from vision.rectify import rectify
 
@@ -88,6 +88,114 @@ def test_without_tiles_nothing_becomes_a_tile() -> None:
     assert (out.argmax(axis=1) == EMPTY).all()
 
 
+def test_a_shadowed_square_keeps_its_hue_and_changes_only_its_lightness() -> None:
+    # Two squares of one wood colour, the second in a shadow that halves its light.
+    grid = np.zeros((44, 88, 3), np.uint8)
+    grid[:, :44] = (110, 160, 200)
+    grid[:, 44:] = (55, 80, 100)
+    lit, shadowed = cell_looks(grid, 1, 2)
+    assert shadowed[0] < lit[0] - 40
+    assert np.allclose(shadowed[[1, 2, 4, 5]], lit[[1, 2, 4, 5]], atol=1.5)
+
+
+def test_darker_bands_of_grain_are_empty_though_the_classifier_is_sure_of_the_lit_ones() -> None:
+    # Wood print: the classifier is sure only of the lit squares; those in darker bands of grain
+    # (same hue, 40 less light) it takes for blanks, and they are empty like their siblings.
+    scores, looks, kinds = _board()
+    dark = np.arange(60) % 6 < 2
+    looks[dark] -= [40, 0, 0, 40, 0, 0, 0]
+    scores[dark] = [0.05, 0.95, 0.0]
+    scores[dark & (np.arange(60) >= 36)] = [0.9, 0.1, 0.0]
+    scores[20:24] = [0.01, 0.0, 0.99]
+    looks[20:24] = TILE
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    tiles = np.zeros(60, bool)
+    tiles[20:24] = True
+    assert (out[dark & ~tiles].argmax(axis=1) == EMPTY).all()
+    assert (out[20:24].argmax(axis=1) == LETTER).all()
+
+
+def test_a_glare_on_an_empty_square_reads_empty_as_a_doubt_and_on_a_letter_leaves_it() -> None:
+    # A glare lights one empty square and one lettered tile far beyond their siblings; the
+    # square keeps the board's hue and no ink, the tile its letter's ink.
+    scores, looks, kinds = _board()
+    scores[20:26] = [0.01, 0.0, 0.99]
+    looks[20:26] = TILE
+    looks[40] = WOOD + [70, 0, 0, 70, 0, 0, 0]
+    scores[40] = [0.001, 0.999, 0.0]
+    looks[41] = WOOD + [70, 0, 0, 70, 0, 0, 30]
+    scores[41] = [0.1, 0.0, 0.9]
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    assert out[40].argmax() == EMPTY
+    assert out[40, EMPTY] <= DOUBT + 1e-9
+    assert out[41].argmax() == LETTER
+
+
+def test_more_blanks_than_the_set_holds_on_tile_coloured_squares_read_empty_as_doubts() -> None:
+    # Pale premium squares of nearly the tiles' colour, six read as blanks (the set holds two):
+    # they are like their sure empty siblings, so they read empty, but only as a doubt.
+    scores, looks, kinds = _board()
+    pale = TILE * [1, 1, 1, 1, 1, 1, 0] + [0, 0, 0, 0, 0, 0, 12]
+    rng = np.random.default_rng(1)
+    for i in range(40, 50):
+        kinds[i] = "="
+        looks[i] = pale + rng.normal(0, 1.0, 7) + [8, 0, 0, 8, 0, 0, 0]
+        scores[i] = [0.3, 0.7, 0.0] if i < 46 else [0.95, 0.05, 0.0]
+    scores[20:26] = [0.01, 0.0, 0.99]
+    looks[20:26] = TILE
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    assert (out[40:46].argmax(axis=1) == EMPTY).all()
+    assert (out[40:46, EMPTY] <= DOUBT + 1e-9).all()
+    # Without more look-alikes than the set holds, the classifier's blank stands.
+    scores[42:46] = [0.95, 0.05, 0.0]
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    assert (out[40:42].argmax(axis=1) == BLANK).all()
+
+
+def test_a_kind_nothing_vouches_for_takes_its_majority_look_as_empty_as_doubts() -> None:
+    # Eight squares of a premium kind, each unsure (its printed label half read as a letter),
+    # and no tile read with confidence anywhere: the seven alike read empty, as doubts; the one
+    # unlike them (a tile) stays the classifier's.
+    scores, looks, kinds = _board()
+    premium = np.array([150.0, 170.0, 140.0, 150.0, 168.0, 140.0, 25.0])
+    rng = np.random.default_rng(2)
+    for i in range(40, 48):
+        kinds[i] = "="
+        looks[i] = premium + rng.normal(0, 1.0, 7)
+        scores[i] = [0.4, 0.0, 0.6]
+    looks[47] = TILE
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    assert (out[40:47].argmax(axis=1) == EMPTY).all()
+    assert (out[40:47, EMPTY] <= DOUBT + 1e-9).all()
+    assert out[47].argmax() == LETTER
+
+
+def test_a_lone_centre_square_unlike_the_tiles_reads_empty_as_a_doubt() -> None:
+    # The centre is a kind of its own: its logo read as a letter, its colours far from the tiles'.
+    scores, looks, kinds = _board()
+    scores[20:26] = [0.01, 0.0, 0.99]
+    looks[20:26] = TILE
+    kinds[33] = "*"
+    looks[33] = [90.0, 180.0, 120.0, 90.0, 180.0, 120.0, 20.0]
+    scores[33] = [0.3, 0.0, 0.7]
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    assert out[33].argmax() == EMPTY
+    assert out[33, EMPTY] < SURE
+    # On a pale board nearly the tiles' colour, one printed like the plain squares reads empty
+    # too, as a doubt.
+    pale = TILE + [0, 0, 14, 0, 0, 14, -22]
+    looks = pale + np.random.default_rng(3).normal(0, 1.0, looks.shape)
+    looks[20:26] = TILE
+    looks[33] = pale
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    assert out[33].argmax() == EMPTY
+    assert out[33, EMPTY] < SURE
+    # One that looks like a tile stays the classifier's.
+    looks[33] = TILE
+    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    assert out[33].argmax() == LETTER
+
+
 @pytest.fixture(scope="module")
 def classifier() -> CellClassifier:
     return CellClassifier()
@@ -116,6 +224,6 @@ def test_wood_print_board_of_the_held_out_family(classifier: CellClassifier) -> 
     alone = tallies(read_cells(preds, variant, whole_board=True))
     weighed = tallies(read_cells(preds, variant, whole_board=True, looks=looks))
     assert alone[0] >= 10, "the classifier alone should stumble on this edition"
-    # Measured: 158 squares taken for tiles alone, 53 weighed against the board.
-    assert weighed[0] <= alone[0] // 2
+    # Measured: 158 squares taken for tiles alone, 11 weighed against the board.
+    assert weighed[0] <= alone[0] // 8
     assert weighed[1] >= alone[1] == 8

@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate import OPPONENT
+from vision.medians import median_keepdims
 from vision.pyramid import canonical_grid, warp
 
 _CELL = 18  # px per cell in the warp
@@ -85,11 +86,9 @@ def _block_starts(count: int) -> list[int]:
 def _explained(means: np.ndarray, codes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Share of the colour spread that the squares' kinds explain, per offset: `means` is
     (..., squares, 3); returns it and the spread per square and channel."""
-    spread = np.abs(means - np.median(means, axis=-2, keepdims=True)).sum(axis=(-2, -1))
+    spread = np.abs(means - median_keepdims(means, -2)).sum(axis=(-2, -1))
     within = sum(
-        np.abs(means[..., m, :] - np.median(means[..., m, :], axis=-2, keepdims=True)).sum(
-            axis=(-2, -1)
-        )
+        np.abs(means[..., m, :] - median_keepdims(means[..., m, :], -2)).sum(axis=(-2, -1))
         for m in codes
         if m.sum() > 1
     )

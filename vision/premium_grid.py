@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate import OPPONENT
+from vision.medians import median_keepdims
 
 _PREMIUM_REACH = 2  # whole cells the premium check may move the grid by, each way
 # A premium-based move must explain this much more of the colour spread, and this many times as
@@ -109,11 +110,9 @@ def premium_grids(
             area = ((y1 - y0) * (x1 - x0)).clip(1)[..., None]
             means = (summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]) / area
             means = means.reshape(len(ys), len(xs), rows * cols, 3)
-            spread = np.abs(means - np.median(means, axis=2, keepdims=True)).sum(axis=(2, 3))
+            spread = np.abs(means - median_keepdims(means, 2)).sum(axis=(2, 3))
             within = sum(
-                np.abs(means[:, :, m] - np.median(means[:, :, m], axis=2, keepdims=True)).sum(
-                    axis=(2, 3)
-                )
+                np.abs(means[:, :, m] - median_keepdims(means[:, :, m], 2)).sum(axis=(2, 3))
                 for m in codes
             )
             # A plain surface (a blank page) has no spread to explain.
