@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+import unicodedata
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.notation import split_tiles, unbracket
 from scorer.variant import load_variant
 from training.render import GRID, Split, random_rows, random_style, render_board_photo
 from vision.classify import (
@@ -62,6 +64,9 @@ EDITIONS: tuple[tuple[str, str], ...] = (
     ("uk", "?"),
     ("erudit", "*"),
     ("pl", "?"),
+    ("de", "?"),
+    ("es", "?"),
+    ("fr", "?"),
 )
 
 
@@ -94,13 +99,44 @@ def rectify_to_grid(photo: np.ndarray, corners: np.ndarray, cell_px: int = CELL_
     return rectify(photo, corners, cell_px, GRID, GRID)
 
 
-def board_crops(seed: int, split: Split, keep_empty: float = PLAIN_EMPTY_KEPT) -> Crops:
+def base_letter(letter: str) -> str:
+    """The letter a tile's letter is built on, the one it is most easily taken for: Ä → A,
+    Ñ → N, CH → C; a plain letter is its own."""
+    return unicodedata.normalize("NFD", letter)[0]
+
+
+def _focused(alphabet: tuple[str, ...], focus: tuple[str, ...]) -> tuple[str, ...]:
+    """`alphabet` with its letters among `focus`, and their base letters, repeated so that each
+    group is drawn about as often as all the other letters together."""
+    new = [letter for letter in alphabet if letter in focus]
+    if not new:
+        return alphabet
+    wanted = set(new) | {base_letter(letter) for letter in new}
+    others = tuple(letter for letter in alphabet if letter not in wanted)
+    repeats = max(1, round(len(others) / len(new)))
+    return others + tuple(letter for letter in alphabet if letter in wanted) * repeats
+
+
+def board_crops(
+    seed: int, split: Split, keep_empty: float = PLAIN_EMPTY_KEPT, focus: tuple[str, ...] = ()
+) -> Crops:
     """All tile crops, every empty premium square and a share of the plain empty squares from one
-    rendered photo (premium squares, labelled or not, are the empties most like tiles)."""
+    rendered photo (premium squares, labelled or not, are the empties most like tiles).
+
+    With `focus` letters, the board is an edition whose alphabet holds some of them, and about a
+    third of its tiles are those letters, a third their base letters: a fine-tune that adds
+    classes (Ä, CH) sees them and the letters they must be told from (A, C) often enough to
+    learn the difference."""
     rng = np.random.default_rng(seed)
-    variant_name, blank = EDITIONS[int(rng.integers(len(EDITIONS)))]
+    editions = [
+        edition
+        for edition in EDITIONS
+        if not focus or set(load_variant(edition[0]).alphabet) & set(focus)
+    ]
+    variant_name, blank = editions[int(rng.integers(len(editions)))]
     variant = load_variant(variant_name)
-    rows = random_rows(rng, variant.alphabet, float(rng.uniform(0.3, 0.9)), blank)
+    alphabet = _focused(variant.alphabet, focus)
+    rows = random_rows(rng, alphabet, float(rng.uniform(0.3, 0.9)), blank)
     cell = float(rng.uniform(18, 72))
     fill = float(rng.uniform(0.45, 0.9))
     side = int(cell * GRID / fill)
@@ -123,16 +159,22 @@ def board_crops(seed: int, split: Split, keep_empty: float = PLAIN_EMPTY_KEPT) -
         crops = np.stack(
             [cv2.resize(c, (CROP_PX, CROP_PX), interpolation=cv2.INTER_AREA) for c in crops]
         )
-    labels = np.array([_label(ch) for line in rows for ch in line])
+    labels = np.array([_label(unbracket(t)) for line in rows for t in split_tiles(line)])
     premium = np.array([code != "." for line in variant.layout.rows for code in line])
     keep = (labels != visual_class(EMPTY)) | premium | (rng.random(len(labels)) < keep_empty)
     return Crops(crops[keep], labels[keep])
 
 
-def build(seeds: range, split: Split, workers: int = 2) -> Crops:
-    """Crops of many boards, built in parallel; the same seeds always give the same crops."""
+def build(seeds: range, split: Split, workers: int = 2, focus: tuple[str, ...] = ()) -> Crops:
+    """Crops of many boards (`board_crops`, with its `focus`), built in parallel; the same seeds
+    always give the same crops."""
+    n = len(seeds)
     with ProcessPoolExecutor(workers) as pool:
-        parts = list(pool.map(board_crops, seeds, [split] * len(seeds), chunksize=4))
+        parts = list(
+            pool.map(
+                board_crops, seeds, [split] * n, [PLAIN_EMPTY_KEPT] * n, [focus] * n, chunksize=4
+            )
+        )
     return Crops.concat(parts)
 
 

@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
-from scorer.notation import split_tiles, tile_count, unbracket
+from scorer.notation import split_tiles, tile_count, tile_text, unbracket
 from scorer.variant import Variant, load_variant
 from training.fonts import FACES, REGULAR_SANS, Split, check_installed, font_paths
 
@@ -1006,5 +1006,5 @@ def random_rows(
             # Blank tiles are the hardest tiles to tell from empty squares: show plenty of them.
             cells.append(blank)
         else:
-            cells.append(str(rng.choice(alphabet)))
+            cells.append(tile_text(str(rng.choice(alphabet))))
     return ["".join(cells[i * width : (i + 1) * width]) for i in range(height)]

@@ -24,6 +24,7 @@ from scorer.variant import load_variant
 from training.dataset import (
     Crops,
     PhotoResult,
+    base_letter,
     build,
     read_real_photos,
     real_english_boards,
@@ -52,6 +53,7 @@ from vision.pipeline import SURELY_EMPTY
 
 TRAIN_SEEDS_FROM = 1_000_000
 HELDOUT_SEEDS_FROM = 9_000_000
+FOCUS_SEEDS_FROM = 3_000_000
 # Written into the model card; kept by hand from what the measurements and the photos show.
 KNOWN_WEAKNESSES = """\
 - Эрудит look-alikes (И/Й, Ъ/Ь, Ш/Щ, Г/Т) are settled in the real photos only by reading unsure
@@ -85,13 +87,17 @@ KNOWN_WEAKNESSES = """\
 
 
 class CellNet(nn.Module):
-    """A small CNN: BGR crop (0–255) → logits of (text rotation k, visual class), 4·V outputs."""
+    """A small CNN: BGR crop (0–255) → logits of (text rotation k, visual class), 4·V outputs.
 
-    def __init__(self, classes: int, width: int = 32) -> None:
+    `norm=False` builds it with each batch norm folded into its convolution's bias, the form the
+    ONNX export has, so an exported model can be read back and fine-tuned (`from_onnx`)."""
+
+    def __init__(self, classes: int, width: int = 32, norm: bool = True) -> None:
         super().__init__()
 
         def block(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:
-            return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+            conv = nn.Conv2d(cin, cout, 3, stride, 1, bias=not norm)
+            return [conv, nn.BatchNorm2d(cout), nn.ReLU()] if norm else [conv, nn.ReLU()]
 
         w = width
         self.features = nn.Sequential(
@@ -113,6 +119,51 @@ class CellNet(nn.Module):
         return self.head(self.features((x - 128.0) / 64.0))
 
 
+def _look_alike(label: str, known: list[str]) -> str | None:
+    """The class a new class starts from: its base letter (Ä→A, Ñ→N, CH→C), if the old model had it."""
+    base = base_letter(label)
+    return base if base in known and base != label else None
+
+
+def trained_classes(path: Path) -> list[str]:
+    """The classes an exported model was trained for (its `classes` metadata)."""
+    import onnx
+
+    proto = onnx.load(str(path), load_external_data=False)
+    return json.loads({p.key: p.value for p in proto.metadata_props}["classes"])
+
+
+def from_onnx(path: Path) -> tuple[CellNet, list[str]]:
+    """An exported model's weights in a `CellNet(norm=False)` whose head has today's classes, and
+    the classes the file was trained for. A class the file lacks starts as its look-alike's rows
+    (`_look_alike`: Ä as A, in all four text directions), so fine-tuning begins from the old
+    model's reading and only has to learn what tells the two apart."""
+    import onnx
+    from onnx import numpy_helper
+
+    proto = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i) for i in proto.graph.initializer}
+    known = trained_classes(path)
+    convs = [n for n in proto.graph.node if n.op_type == "Conv"]
+    width = int(weights[convs[1].input[1]].shape[0])
+    model = CellNet(len(VISUAL_CLASSES), width, norm=False)
+    layers = [m for m in model.features if isinstance(m, nn.Conv2d)]
+    with torch.no_grad():
+        for layer, node in zip(layers, convs, strict=True):
+            layer.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+            layer.bias.copy_(torch.from_numpy(weights[node.input[2]]))
+        old_w = torch.from_numpy(weights["head.weight"]).view(4, len(known), -1)
+        old_b = torch.from_numpy(weights["head.bias"]).view(4, len(known))
+        new_w = model.head.weight.view(4, len(VISUAL_CLASSES), -1)
+        new_b = model.head.bias.view(4, len(VISUAL_CLASSES))
+        for index, label in enumerate(VISUAL_CLASSES):
+            source = label if label in known else _look_alike(label, known)
+            if source is not None:
+                new_w[:, index] = old_w[:, known.index(source)]
+                new_b[:, index] = old_b[:, known.index(source)]
+    return model, known
+
+
 def joint_loss(
     logits: torch.Tensor,
     labels: torch.Tensor,
@@ -131,6 +182,40 @@ def joint_loss(
     any_turn = torch.logsumexp(logp[index, :, labels], dim=1)
     nll = -torch.where(oriented, exact, any_turn)
     return ((1 - smoothing) * nll - smoothing * flat.mean(dim=1)).mean()
+
+
+def distillation_loss(logits: torch.Tensor, teacher: torch.Tensor) -> torch.Tensor:
+    """KL divergence from a teacher's class probabilities (rows of zeros: no target) to the
+    model's class probabilities (the joint softmax summed over the four rotations, so the
+    crop's turn does not matter), averaged over the rows that have a target."""
+    has = teacher.sum(dim=1) > 0
+    if not has.any():
+        return logits.new_zeros(())
+    logp = torch.log_softmax(logits[has], dim=1).view(int(has.sum()), 4, -1)
+    classes = torch.logsumexp(logp, dim=1)
+    target = teacher[has]
+    return (target * (torch.log(target.clamp_min(1e-8)) - classes)).sum(dim=1).mean()
+
+
+def teacher_probs(path: Path, data: Crops) -> np.ndarray:
+    """An exported model's class probabilities for each crop, in today's class order (classes it
+    lacks get 0); rows of zeros for crops of those classes, which it cannot teach."""
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    known = trained_classes(path)
+    columns = np.array([VISUAL_CLASSES.index(label) for label in known])
+    probs = np.zeros((len(data.labels), len(VISUAL_CLASSES)), np.float32)
+    for start in range(0, len(data.labels), 512):
+        crops = data.images[start : start + 512].transpose(0, 3, 1, 2).astype(np.float32)
+        logits = session.run(None, {"crops": crops})[0].reshape(len(crops), 4, len(known))
+        joint = np.exp(logits - logits.max(axis=(1, 2), keepdims=True))
+        probs[start : start + len(crops), columns] = (
+            joint / joint.sum(axis=(1, 2), keepdims=True)
+        ).sum(axis=1)
+    taught = np.isin(data.labels, columns)
+    probs[~taught] = 0
+    return probs
 
 
 def augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
@@ -167,19 +252,27 @@ def train(
     width: int,
     log: Callable[[str], None],
     smoothing: float = 0.05,
+    init: CellNet | None = None,
+    lr: float = 3e-3,
+    teacher: np.ndarray | None = None,
+    distill: float = 1.0,
 ) -> CellNet:
-    """Fit a CellNet; crops are turned by random quarter-turns each epoch (label = turns)."""
+    """Fit a CellNet (a new one, or `init` to fine-tune); crops are turned by random quarter-turns
+    each epoch (label = turns). With `teacher` (`teacher_probs` of the model fine-tuned from),
+    `distill` times `distillation_loss` is added, so that learning new classes does not change
+    how the old ones are read."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
-    model = CellNet(len(VISUAL_CLASSES), width)
+    model = init if init is not None else CellNet(len(VISUAL_CLASSES), width)
     images = torch.from_numpy(data.images).permute(0, 3, 1, 2).contiguous()
     labels = torch.from_numpy(data.labels).long()
     unoriented = torch.tensor([VISUAL_CLASSES[i] in UNORIENTED for i in range(len(VISUAL_CLASSES))])
     oriented = ~unoriented[labels]
     batch = 256
     steps = epochs * (len(labels) // batch)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, lr, total_steps=steps)
+    targets = None if teacher is None else torch.from_numpy(teacher)
     step = 0
     for epoch in range(epochs):
         model.train()
@@ -189,7 +282,10 @@ def train(
             idx = order[i * batch : (i + 1) * batch]
             turns = torch.randint(0, 4, (len(idx),), generator=gen)
             x = rotate_batch(augment(images[idx].float(), gen), turns)
-            loss = joint_loss(model(x), labels[idx], turns, oriented[idx], smoothing)
+            logits = model(x)
+            loss = joint_loss(logits, labels[idx], turns, oriented[idx], smoothing)
+            if targets is not None:
+                loss = loss + distill * distillation_loss(logits, targets[idx])
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -253,6 +349,20 @@ def evaluate_crops(clf: CellClassifier, data: Crops, variant_name: str | None = 
     return result
 
 
+def evaluate_letters(clf: CellClassifier, data: Crops, letters: tuple[str, ...]) -> dict:
+    """Per letter of `letters` and of their base letters: crops of it and the share whose top
+    class is it (upright crops)."""
+    top = clf.predict_crops(data.images, 1, len(data.labels)).probs.argmax(axis=1)
+    result = {}
+    for letter in sorted(set(letters) | {base_letter(letter) for letter in letters}):
+        mine = data.labels == visual_class(letter)
+        result[letter] = {
+            "n": int(mine.sum()),
+            "acc": float((top[mine] == visual_class(letter)).mean()),
+        }
+    return result
+
+
 def evaluate_english(clf: CellClassifier) -> dict[str, float]:
     """Cell accuracy (with the `en` mask) on each real English board, rectified with its true
     corners; a blank tile standing for a letter counts as read when read as a blank."""
@@ -310,6 +420,16 @@ def model_card(
 ) -> str:
     classes = ", ".join(VISUAL_CLASSES)
     held = figures["heldout"]
+    new_line = ""
+    if "new_letters" in figures:
+        new_line = (
+            f"- The classes learned here and their look-alikes, on held-out boards whose tiles are a third "
+            f"those letters ({args.eval_boards} boards of the held-out configuration), top class: "
+            + ", ".join(
+                f"{k} {v['acc']:.1%} of {v['n']}" for k, v in figures["new_letters"].items()
+            )
+            + ".\n"
+        )
     seen = figures["train_styles"]
     real = figures.get("real")
     english = figures.get("english") or {}
@@ -335,6 +455,21 @@ def model_card(
         f"described in `{card_name(SECOND_MODEL_FILE)}`), and the two models' probabilities are averaged; squares the\n"
         f"board-relative reading already calls empty at {SURELY_EMPTY:.0%} (`vision.pipeline.SURELY_EMPTY`) are not."
     )
+    command = (
+        f"python -m training.train --out models/ --epochs {args.epochs} --boards {args.boards} "
+        f"--first-seed {args.first_seed} --lr {args.lr} --model-file {args.model_file}"
+    )
+    if args.init:
+        reproduce = f"git show {args.init_commit}:models/{args.model_file} > base.onnx\n{command} --init base.onnx"
+        start = (
+            f"\nThe weights start from `{args.model_file}` of commit {args.init_commit} "
+            f"({len(args.init_classes)} classes, trained from random weights by this script as its "
+            f"own card there says), each batch norm folded into its convolution; the classes it "
+            f"lacked ({', '.join(c for c in VISUAL_CLASSES if c not in args.init_classes)}) start as "
+            f"their look-alikes (Ä as A, CH as C) and are learned here from the boards below.\n"
+        )
+    else:
+        reproduce, start = command, ""
     return f"""# Cell classifier (`{args.model_file}`)
 
 One model for every variant: it reads one board cell of a rectified grid image.
@@ -353,10 +488,10 @@ One model for every variant: it reads one board cell of a rectified grid image.
 - **Size**: {size / 1024:.0f} KiB; `CellNet(width={args.width})` in `training/train.py`, 7 conv layers.
 
 ## Training data
-
+{start}
 Only synthetic photos from `training/render.py` ({args.boards} boards, seeds from
-{TRAIN_SEEDS_FROM}): random editions (English, Russian, Ukrainian, Эрудит, Polish layouts, values
-and alphabets; plain blanks or star tiles, a tenth of all tiles). About a third of the boards are
+{args.first_seed}): random editions (English, Russian, Ukrainian, Эрудит, Polish, German, Spanish and
+French layouts, values and alphabets; plain blanks or star tiles, a tenth of all tiles). About a third of the boards are
 the three calibrated editions (`erudit_style`: black board, sky-to-royal blue tiles with the value
 printed right after the letter, word ×2 squares of nearly the tiles' blue, labels in a deep shade
 of each square, white centre; `scrabble_style`: red frame, beige squares between white lines,
@@ -384,7 +519,7 @@ Held out of training: the font family {", ".join(families("heldout"))} and the t
   tile palette and seeds): top class {held["class_acc"]:.1%}, text direction {held["orient_acc"]:.1%}.
 - Training styles, unseen seeds ({seen["n"]} crops): top class {seen["class_acc"]:.1%}, text direction
   {seen["orient_acc"]:.1%}.
-{real_line}
+{new_line}{real_line}
 {english_line}
 - Real photos read end to end by {"the pair of models" if paired else "this model alone"} (`vision.pipeline.read_board`: the grid found
   by `vision.locate`, no true corners; cells under {REFINE_BELOW:.0%} read again from {len(REFINE_VIEWS)} shifted and
@@ -405,12 +540,30 @@ harder than a well-located grid; `benchmarks/bench_classify.py` reads whole rend
 ```
 pip install -e '.[dev,train]'            # torch==2.13.0, pillow, onnx
 apt-get install $(python -m training.fonts)   # the font packages the renderer draws with
-python -m training.train --out models/ --epochs {args.epochs} --model-file {args.model_file}
+{reproduce}
 ```
-{minutes:.0f} min on a shared 2-core CPU. Other options: `--boards {args.boards} --width {args.width}
+{minutes:.0f} min on a shared 2-core CPU. Other options: `--width {args.width}
 --seed {args.seed} --smoothing {args.smoothing}`. `python benchmarks/bench_classify.py` measures the shipped model again
 (`--only real` for the real photos end to end, with the commonest confusions).
 """
+
+
+def new_classes(known: list[str]) -> tuple[str, ...]:
+    """The letter classes of today's model that a model trained for `known` lacks."""
+    return tuple(c for c in VISUAL_CLASSES if c not in known and c not in UNORIENTED)
+
+
+def focus_crops(args: argparse.Namespace) -> Crops:
+    """The focus boards' crops (`--focus-boards`), kept beside `--crops-cache` when it is given."""
+    cache = args.crops_cache and args.crops_cache.with_name(args.crops_cache.stem + "-focus.npz")
+    if cache and cache.exists():
+        with np.load(cache) as cached:
+            return Crops(cached["images"], cached["labels"])
+    seeds = range(args.focus_seed, args.focus_seed + args.focus_boards)
+    data = build(seeds, "train", args.workers, new_classes(args.init_classes))
+    if cache:
+        np.savez(cache, images=data.images, labels=data.labels)
+    return data
 
 
 def main() -> None:
@@ -422,6 +575,44 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=32)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--smoothing", type=float, default=0.05)
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    parser.add_argument(
+        "--first-seed", type=int, default=TRAIN_SEEDS_FROM, help="seed of the first training board"
+    )
+    parser.add_argument(
+        "--crops-cache",
+        type=Path,
+        help="keep the built training crops in this .npz and reuse them when it exists "
+        "(two models trained on one set of boards render it once)",
+    )
+    parser.add_argument(
+        "--init",
+        type=Path,
+        help="fine-tune this exported model (ONNX) instead of starting from random weights; "
+        "classes it lacks start as their look-alikes",
+    )
+    parser.add_argument(
+        "--focus-boards",
+        type=int,
+        default=0,
+        help="with --init: this many more boards, a third of whose tiles are the classes the "
+        "init model lacks and a third their look-alikes (training.dataset.board_crops' focus)",
+    )
+    parser.add_argument(
+        "--distill",
+        type=float,
+        default=0.0,
+        help="with --init: weight of the init model's class probabilities as targets on the "
+        "crops of its own classes (keeps what it read right while new classes are learned)",
+    )
+    parser.add_argument(
+        "--focus-seed", type=int, default=FOCUS_SEEDS_FROM, help="seed of the first focus board"
+    )
+    parser.add_argument(
+        "--init-commit",
+        default="",
+        help="the commit whose models/MODEL_FILE is --init, for the model card",
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes rendering boards")
     parser.add_argument(
         "--threads",
@@ -451,11 +642,40 @@ def main() -> None:
         print(f"[{time.time() - start:6.0f} s] {text}", flush=True)
 
     path = args.out / args.model_file
+    args.init_classes = trained_classes(args.init) if args.init else []
     if not args.evaluate_only:
-        seeds = range(TRAIN_SEEDS_FROM, TRAIN_SEEDS_FROM + args.boards)
-        data = build(seeds, "train", args.workers)
+        seeds = range(args.first_seed, args.first_seed + args.boards)
+        if args.crops_cache and args.crops_cache.exists():
+            with np.load(args.crops_cache) as cached:
+                data = Crops(cached["images"], cached["labels"])
+        else:
+            data = build(seeds, "train", args.workers)
+            if args.crops_cache:
+                np.savez(args.crops_cache, images=data.images, labels=data.labels)
+        if args.focus_boards:
+            data = Crops.concat([data, focus_crops(args)])
         log(f"{len(data.labels)} training crops")
-        model = train(data, args.epochs, args.seed, args.width, log, args.smoothing)
+        init, teacher = None, None
+        if args.init:
+            init, known = from_onnx(args.init)
+            log(f"fine-tuning {args.init} ({len(known)} classes) to {len(VISUAL_CLASSES)} classes")
+            if args.distill:
+                teacher = teacher_probs(args.init, data)
+                log(
+                    f"its class probabilities taken as targets on {int((teacher.sum(1) > 0).sum())} crops"
+                )
+        model = train(
+            data,
+            args.epochs,
+            args.seed,
+            args.width,
+            log,
+            args.smoothing,
+            init,
+            args.lr,
+            teacher,
+            args.distill,
+        )
         args.out.mkdir(parents=True, exist_ok=True)
         export(model, path)
         log(f"exported {path} ({path.stat().st_size} bytes)")
@@ -473,6 +693,10 @@ def main() -> None:
     if real is not None:
         figures["real"] = evaluate_crops(clf, real, "erudit")
     figures["english"] = evaluate_english(clf)
+    new = new_classes(args.init_classes)
+    if new:
+        focused = build(eval_range, "heldout", args.workers, new)
+        figures["new_letters"] = evaluate_letters(clf, focused, new)
     log(json.dumps(figures))
     first, second = args.out / MODEL_FILE, args.out / SECOND_MODEL_FILE
     paired = first.exists() and second.exists()

@@ -6,11 +6,10 @@ all variants: empty, blank tile, star tile and every letter glyph, with Latin/Cy
 probability of (text rotation, visual class), so one pass gives both the letters and which way up
 the tiles are. Only the classes of the chosen variant then compete (`read_cells`).
 
-Letters the model has no class for (German Ä Ö Ü, Spanish Ñ CH LL RR) are read through the class
-they look most like, as the variant's `[vision] read_as` table says (Ä as A): the two letters then
-share that class's probability equally, so such a cell is never sure of either and the tracker
-settles it by the words and tile counts or asks. Retraining with classes of their own is what
-would make them readable from the photo alone.
+Letters the model has no class for (a player's own edition with a Hungarian Ő) are read through
+the class they look most like, as the variant's `[vision] read_as` table says (Ő as O): the two
+letters then share that class's probability equally, so such a cell is never sure of either and
+the tracker settles it by the words and tile counts or asks.
 """
 
 from __future__ import annotations
@@ -33,13 +32,18 @@ LATIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 CYRILLIC = "АБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ"
 UKRAINIAN = "ҐЄІЇ'"
 POLISH = "ĄĆĘŁŃÓŚŹŻ"
+GERMAN = "ÄÖÜ"
+# Spanish: Ñ and the tiles of two letters, each one class (one square, one tile).
+SPANISH = ("Ñ", "CH", "LL", "RR")
 # Cyrillic (and Ukrainian) capitals whose tile glyph is the Latin one.
 LOOK_ALIKES: dict[str, str] = {
     "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H",
     "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X", "І": "I",
 }  # fmt: skip
 # Cell labels a reading can hold: the three non-letter classes and every letter of every alphabet.
-LABELS: tuple[str, ...] = (EMPTY, BLANK, STAR, *LATIN, *CYRILLIC, *UKRAINIAN, *POLISH)
+LABELS: tuple[str, ...] = (
+    EMPTY, BLANK, STAR, *LATIN, *CYRILLIC, *UKRAINIAN, *POLISH, *GERMAN, *SPANISH,
+)  # fmt: skip
 # The model's output classes; a merged class is named by its Latin member.
 VISUAL_CLASSES: tuple[str, ...] = tuple(label for label in LABELS if label not in LOOK_ALIKES)
 # Classes whose crops carry no readable text direction.
