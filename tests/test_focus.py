@@ -1,0 +1,43 @@
+"""Focus boards of a fine-tune that adds classes (`training.dataset.board_crops(focus=...)`): the
+new letters and the letters they are most easily taken for make up about a third of the tiles
+each, and only editions holding a new letter are drawn."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from scorer.variant import load_variant
+from vision.classify import VISUAL_CLASSES
+
+dataset = pytest.importorskip("training.dataset", reason="building crops needs the renderer")
+
+NEW = ("Ä", "Ö", "Ü", "Ñ", "CH", "LL", "RR")
+
+
+def test_base_letters_are_the_look_alikes_new_classes_start_from() -> None:
+    assert [dataset.base_letter(letter) for letter in NEW] == ["A", "O", "U", "N", "C", "L", "R"]
+    assert dataset.base_letter("Q") == "Q"
+
+
+@pytest.mark.parametrize("name", ["de", "es"])
+def test_focused_alphabets_draw_new_letters_and_their_look_alikes_a_third_each(name: str) -> None:
+    alphabet = load_variant(name).alphabet
+    drawn = Counter(dataset._focused(alphabet, NEW))
+    total = sum(drawn.values())
+    new = sum(n for letter, n in drawn.items() if letter in NEW)
+    bases = sum(n for letter, n in drawn.items() if letter in {"A", "O", "U", "N", "C", "L", "R"})
+    assert 0.28 < new / total < 0.4 and 0.28 < bases / total < 0.45
+    assert set(drawn) == set(alphabet)  # every letter still drawn
+
+
+def test_an_alphabet_without_new_letters_is_left_as_it_is() -> None:
+    alphabet = load_variant("en").alphabet
+    assert dataset._focused(alphabet, NEW) == alphabet
+
+
+def test_focus_boards_are_editions_holding_a_new_letter() -> None:
+    crops = dataset.board_crops(3_000_000, "train", focus=NEW)
+    classes = {VISUAL_CLASSES[i] for i in crops.labels}
+    assert classes & set(NEW)
