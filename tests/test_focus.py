@@ -37,7 +37,7 @@ def test_an_alphabet_without_new_letters_is_left_as_it_is() -> None:
     assert dataset._focused(alphabet, NEW) == alphabet
 
 
-def test_focus_boards_are_editions_holding_a_new_letter() -> None:
+def test_focus_boards_show_new_letters() -> None:
     crops = dataset.board_crops(3_000_000, "train", focus=NEW)
     classes = {VISUAL_CLASSES[i] for i in crops.labels}
     assert classes & set(NEW)

@@ -47,6 +47,7 @@ from vision.classify import (
     UNORIENTED,
     VISUAL_CLASSES,
     CellClassifier,
+    joint_probabilities,
     read_cells,
     visual_class,
 )
@@ -210,12 +211,8 @@ def teacher_probs(path: Path, data: Crops) -> np.ndarray:
     columns = np.array([VISUAL_CLASSES.index(label) for label in known])
     probs = np.zeros((len(data.labels), len(VISUAL_CLASSES)), np.float32)
     for start in range(0, len(data.labels), 512):
-        crops = data.images[start : start + 512].transpose(0, 3, 1, 2).astype(np.float32)
-        logits = session.run(None, {"crops": crops})[0].reshape(len(crops), 4, len(known))
-        joint = np.exp(logits - logits.max(axis=(1, 2), keepdims=True))
-        probs[start : start + len(crops), columns] = (
-            joint / joint.sum(axis=(1, 2), keepdims=True)
-        ).sum(axis=1)
+        crops = data.images[start : start + 512]
+        probs[start : start + len(crops), columns] = joint_probabilities(session, crops).sum(axis=1)
     taught = np.isin(data.labels, columns)
     probs[~taught] = 0
     return probs

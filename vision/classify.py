@@ -280,13 +280,14 @@ def _session(path: str | None, name: str, threads: int):  # noqa: ANN202 - onnxr
     return session
 
 
-def _joint(session, crops: np.ndarray) -> np.ndarray:  # noqa: ANN001 - an onnxruntime session
-    """[N, 4, V] joint probabilities of (text direction, visual class) for uint8 crops."""
+def joint_probabilities(session, crops: np.ndarray) -> np.ndarray:  # noqa: ANN001 - onnxruntime
+    """[N, 4, V] joint probabilities of (text direction, visual class) for uint8 crops, V the
+    classes of the session's model."""
     x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
     logits = session.run(None, {session.get_inputs()[0].name: x})[0]
     flat = logits.reshape(len(crops), -1).astype(np.float64)
     e = np.exp(flat - flat.max(axis=1, keepdims=True))
-    return (e / e.sum(axis=1, keepdims=True)).reshape(len(crops), 4, len(VISUAL_CLASSES))
+    return (e / e.sum(axis=1, keepdims=True)).reshape(len(crops), 4, -1)
 
 
 class CellClassifier:
@@ -336,7 +337,7 @@ class CellClassifier:
         of the board: they are read by the first model only, neither by the second nor again.
         """
         batch = self.cut_cells(grid_image, rows, cols)
-        first = CellPredictions(_joint(self._session, batch), rows, cols)
+        first = CellPredictions(joint_probabilities(self._session, batch), rows, cols)
         done = np.zeros(len(batch), bool) if settled is None else settled(first)
         preds = self._second_opinion(first, batch, ~done)
         top = preds.probs.max(axis=1)
@@ -354,7 +355,7 @@ class CellClassifier:
     def predict_crops(self, crops: np.ndarray, rows: int, cols: int) -> CellPredictions:
         """Classify crops already cut by `cut_cells` (uint8 [N, crop, crop, 3], BGR); crops whose
         top class scores below `SECOND_BELOW` are also read by the second model, if any."""
-        first = CellPredictions(_joint(self._session, crops), rows, cols)
+        first = CellPredictions(joint_probabilities(self._session, crops), rows, cols)
         return self._second_opinion(first, crops, np.ones(len(crops), bool))
 
     def _second_opinion(
@@ -366,5 +367,5 @@ class CellClassifier:
         if self._second is not None:
             doubt = np.flatnonzero(candidates & (joint.sum(axis=1).max(axis=1) < SECOND_BELOW))
             if len(doubt):
-                joint[doubt] = (joint[doubt] + _joint(self._second, crops[doubt])) / 2
+                joint[doubt] = (joint[doubt] + joint_probabilities(self._second, crops[doubt])) / 2
         return CellPredictions(joint, first.rows, first.cols)
