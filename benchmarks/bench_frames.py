@@ -2,7 +2,8 @@
 players play, and the service makes the turns. Prints, per game and in total, the turns made once
 (committed, asked), the turns missed (recorded late: a missed turn offered with the next one as
 two plays, each for its own player), the false turns (a turn made with no move to make, or a move
-made twice), the turns recorded wrongly, the latency from the first frame without the hand to the
+made twice), the turns recorded wrongly, the turns asked whose answers could not record them (the
+players type them), the latency from the first frame without the hand to the
 frame that made the turn, and the median time the service took per frame.
 
     python benchmarks/bench_frames.py [--games 20] [--first K] [--seed 7]
@@ -66,12 +67,24 @@ class Figures:
     late: int = 0
     false: int = 0
     wrong: int = 0
+    stuck: int = 0
     handle_ms: list[float] = field(default_factory=list)
     latency_s: list[float] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def add(self, other: Figures) -> None:
-        for name in ("frames", "turns", "committed", "asked", "missed", "late", "false", "wrong"):
+        names = (
+            "frames",
+            "turns",
+            "committed",
+            "asked",
+            "missed",
+            "late",
+            "false",
+            "wrong",
+            "stuck",
+        )
+        for name in names:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.handle_ms += other.handle_ms
         self.latency_s += other.latency_s
@@ -83,7 +96,8 @@ class Figures:
         return (
             f"{self.turns} turns: {self.committed} committed, {self.asked} asked, "
             f"{self.missed} missed ({self.late} of them recorded late, with the next), "
-            f"{self.false} false turns, {self.wrong} recorded wrongly; "
+            f"{self.false} false turns, {self.wrong} recorded wrongly, "
+            f"{self.stuck} asked that the answers could not record (typed); "
             f"latency after the hand left mean {mean:.1f} s, max {late:.1f} s; "
             f"{self.frames} frames, median {median:.1f} ms a frame"
         )
@@ -213,9 +227,16 @@ def play_game(
             got = body["game"]
         keys = [_key(m) for m in got["moves"]]
         if keys != expected:
-            figures.wrong += 1
             lines = sheet_dict(prefix)["moves"]
-            figures.notes.append(f"{where}: recorded wrongly: {got['moves'][-2:]} for {lines[-1]}")
+            if keys == expected[: len(keys)]:
+                # Nothing recorded differs from the record: the turn is missing, not wrong.
+                figures.stuck += 1
+                figures.notes.append(f"{where}: not recorded after the answers: typed")
+            else:
+                figures.wrong += 1
+                figures.notes.append(
+                    f"{where}: recorded wrongly: {got['moves'][-2:]} for {lines[-1]}"
+                )
             # The players put the sheet right: undo what differs, type what is missing.
             same = next(
                 (k for k, (a, b) in enumerate(zip(keys, expected, strict=False)) if a != b),
