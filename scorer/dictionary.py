@@ -335,6 +335,8 @@ class WordListDictionary(Dictionary):
     ) -> None:
         self.path = None if path is None else Path(path)
         self._attested = None if attested is None else Path(attested)
+        if self._attested is not None and not self._attested.is_file():
+            raise DictionaryError(f"word list {str(self._attested)!r} is not a readable file")
         if self.path is not None and not self.path.is_file():
             raise DictionaryError(f"word list {str(self.path)!r} is not a readable file")
         self.name = name
