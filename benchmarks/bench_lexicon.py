@@ -9,7 +9,11 @@ erudit; there is no Ukrainian sample game). Every word a play formed
 counts, main word and cross words, once per play. The words of a play that a challenge took off
 the board are counted apart, as "challenged off": at least one of them is a phony, so rejecting
 those is right. The figure that matters is for the plays that stood, which may still hold a
-phony nobody challenged. `--lexicon` measures another word list for the chosen variant(s).
+phony nobody challenged. The rejected words that the dictionary still finds attested in use
+(`Dictionary.attested`: the English list's rarer words) are marked: a play of them read with
+confidence is recorded without a question. Last, every one-letter look-alike misread of the
+accepted words (I/L/T, E/F, B/R, ...) is looked up: how often a misread tile would pass for a
+word, or for an attested one. `--lexicon` measures another word list for the chosen variant(s).
 """
 
 from __future__ import annotations
@@ -30,6 +34,22 @@ from scorer.game import GameError, game_from_gcg  # noqa: E402
 from scorer.gcg import GcgError, infer_variant, read_gcg_file  # noqa: E402
 from scorer.sheet import sheet_dict  # noqa: E402
 from scorer.variant import load_variant, variant_names  # noqa: E402
+
+# Letters a cell reader takes for one another (bench_words measures the lists with them too).
+LOOK_ALIKES = [
+    "ILT", "EF", "BR", "CG", "OQ", "VY", "MN", "AÄ", "OÖ", "UÜ", "NÑ",
+    "AĄ", "CĆ", "EĘ", "LŁ", "NŃ", "OÓ", "SŚ", "ZŹŻ",
+]  # fmt: skip
+
+
+def misreads(word: str, letters: set[str]) -> list[str]:
+    """Every word one look-alike letter away from `word`, within the edition's `letters`."""
+    found = []
+    for i, ch in enumerate(word):
+        for group in LOOK_ALIKES:
+            if ch in group:
+                found += [word[:i] + o + word[i + 1 :] for o in group if o != ch and o in letters]
+    return found
 
 
 @dataclass
@@ -80,6 +100,21 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.2f} %" if whole else "-"
 
 
+def _misread_share(dictionary: Dictionary, words: list[str], letters: set[str]) -> str:
+    """How often a one-letter look-alike misread of `words` passes for a word, and for a word
+    or an attested one."""
+    wrong = [m for word in words for m in misreads(word, letters)]
+    valid = [m for m in wrong if dictionary.check(m).verdict is Verdict.VALID]
+    attested = sum(dictionary.attested(m) for m in wrong)
+    line = (
+        f"  look-alike misreads of the accepted words: {len(wrong)}, "
+        f"{_percent(len(valid), len(wrong))} pass for a word"
+    )
+    if attested:
+        line += f", {_percent(len(valid) + attested, len(wrong))} for a word or an attested one"
+    return line
+
+
 def _report(name: str, dictionary: Dictionary, played: Played | None) -> None:
     if not dictionary.checks_words:
         print(f"{name}: no dictionary by default (words not checked)\n")
@@ -103,19 +138,37 @@ def _report(name: str, dictionary: Dictionary, played: Played | None) -> None:
         f"accepted ({_percent(distinct - len(rejected), distinct)}); {len(verdicts)} words "
         f"checked in {elapsed * 1000:.0f} ms, the list's loading included"
     )
+    attested = [w for w in rejected if dictionary.attested(w)]
+    if attested:
+        found = sum(played.stood[w] for w in attested)
+        print(
+            f"  of the {bad} rejected, {found} ({len(attested)} distinct) are attested in use: "
+            "recorded without a question when read with confidence"
+        )
     for word in rejected:
         where = ", ".join(sorted(played.sources[word]))
-        print(f"    rejected {word} ×{played.stood[word]}: {where}")
+        mark = " (attested)" if word in attested else ""
+        print(f"    rejected {word} ×{played.stood[word]}{mark}: {where}")
     flagged = [
         words
         for words in played.challenged_off
         if any(verdicts[w] is Verdict.INVALID for w in words)
     ]
     missed = [" ".join(words) for words in played.challenged_off if words not in flagged]
+    unasked = [
+        " ".join(words)
+        for words in flagged
+        if all(verdicts[w] is not Verdict.INVALID or dictionary.attested(w) for w in words)
+    ]
     print(
         f"  challenged off: {len(played.challenged_off)} plays, {len(flagged)} with a word "
         "rejected" + (f"; all words accepted in: {', '.join(missed)}" if missed else "")
     )
+    if unasked:
+        print(f"    of those, every rejected word attested in: {', '.join(unasked)}")
+    accepted = sorted(w for w in played.stood if verdicts[w] is Verdict.VALID)
+    letters = set(load_variant(name).alphabet)
+    print(_misread_share(dictionary, accepted, letters))
     print()
 
 

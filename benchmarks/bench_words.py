@@ -24,6 +24,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench_lexicon import misreads  # noqa: E402 (a script's own folder is on its path)
+
 from scorer.variant import load_variant  # noqa: E402
 from tools.build_words import (  # noqa: E402
     SHORT_PL,
@@ -34,21 +36,7 @@ from tools.build_words import (  # noqa: E402
 )
 
 SAMPLE = 300
-LOOK_ALIKES = [
-    "ILT", "EF", "BR", "CG", "OQ", "VY", "MN", "AÄ", "OÖ", "UÜ", "NÑ",
-    "AĄ", "CĆ", "EĘ", "LŁ", "NŃ", "OÓ", "SŚ", "ZŹŻ",
-]  # fmt: skip
 ZIPF3 = {"short": 600, "long": 600}
-
-
-def misreads(word: str, letters: set[str]) -> list[str]:
-    """Every word one look-alike letter away from `word`, within the edition's `letters`."""
-    found = []
-    for i, ch in enumerate(word):
-        for group in LOOK_ALIKES:
-            if ch in group:
-                found += [word[:i] + o + word[i + 1 :] for o in group if o != ch and o in letters]
-    return found
 
 
 def sample(words: set[str], rng: random.Random) -> list[str]:

@@ -77,6 +77,12 @@ class Dictionary(ABC):
         """True or False, or None when this dictionary does not check words."""
         return self.check(word).is_valid
 
+    def attested(self, word: str) -> bool:
+        """Whether `word`, which the dictionary lacks, is still attested in use (a rarer word of
+        the language's frequency list): too rare to settle a doubtful letter with, but a sign
+        that a word read with confidence was really played. None are, unless a list says so."""
+        return False
+
 
 def _equivalence_table(equivalent_letters: Iterable[Iterable[str]]) -> dict[int, str]:
     """A `str.translate` table sending each letter of a group (upper or lower case) to the first."""
@@ -309,6 +315,9 @@ class WordListDictionary(Dictionary):
     line's first word counts, so lists that carry a definition after the word work too. With no
     file, every word is "not checked". `label` names the list in the verdicts' reasons.
 
+    `attested`: a second list, of words attested in use that are too rare for the first
+    (`Dictionary.attested`), read on the first question about one.
+
     `multi_letter` are the edition's tiles of several letters (Spanish CH, LL, RR): the list's
     words, in ordinary spelling, are then keyed by their tiles (`CHICO` as `[CH]ICO`,
     `scorer.notation.tiles_of_word`), and the words checked are written in that notation, so a
@@ -322,8 +331,12 @@ class WordListDictionary(Dictionary):
         name: str = "wordlist",
         label: str | None = None,
         multi_letter: Iterable[str] = (),
+        attested: str | Path | None = None,
     ) -> None:
         self.path = None if path is None else Path(path)
+        self._attested = None if attested is None else Path(attested)
+        if self._attested is not None and not self._attested.is_file():
+            raise DictionaryError(f"word list {str(self._attested)!r} is not a readable file")
         if self.path is not None and not self.path.is_file():
             raise DictionaryError(f"word list {str(self.path)!r} is not a readable file")
         self.name = name
@@ -365,6 +378,16 @@ class WordListDictionary(Dictionary):
         if self._key(word) in self.words():
             return WordVerdict(word, Verdict.VALID, f"in {self.label}")
         return WordVerdict(word, Verdict.INVALID, f"not in {self.label}")
+
+    def attested(self, word: str) -> bool:
+        """Whether the `attested` list holds `word` (the list itself lacking it)."""
+        if self._attested is None or self.path is None or self._key(word) in self.words():
+            return False
+        stat = self._attested.stat()
+        words = _read_word_list(self._attested.resolve(), (stat.st_mtime_ns, stat.st_size), ())
+        if self._table:
+            words = frozenset(w.translate(self._table) for w in words)
+        return self._key(word) in words
 
 
 class NullDictionary(Dictionary):
@@ -411,7 +434,11 @@ _DICTIONARIES: dict[str, Callable[[Variant], Dictionary]] = {
     "erudit": _morph("ru", nominative_noun),
     "uk": _morph("uk", any_word_form),
     "en": lambda variant: WordListDictionary(
-        WORD_LISTS / "en.txt.gz", variant.equivalent_letters, "en", "the English word list"
+        WORD_LISTS / "en.txt.gz",
+        variant.equivalent_letters,
+        "en",
+        "the English word list",
+        attested=WORD_LISTS / "en-attested.txt.gz",
     ),
     "wordlist": lambda variant: WordListDictionary(None, variant.equivalent_letters),
     **{

@@ -115,6 +115,10 @@ class TrackResult:
     uncertain: tuple[UncertainCell, ...] = ()
     invalid_words: tuple[str, ...] = ()
     """Words of a committed play that the dictionary lacks: a phony to challenge."""
+    attested_words: tuple[str, ...] = ()
+    """Those of `invalid_words` that are attested in use (`Dictionary.attested`): every tile of
+    them read with confidence, or the only legal reading of its doubtful ones (see `track`), a
+    rare word really played, recorded without asking."""
     unchecked_words: tuple[str, ...] = ()
     read_board: Board | None = field(default=None, repr=False)
 
@@ -217,6 +221,19 @@ def _swapped(old: Tile, cell: _Cell, variant: Variant, thresholds: Thresholds) -
     )
 
 
+def _cleared(old: Tile, cell: _Cell, thresholds: Thresholds) -> bool:
+    """Whether a known tile's square read empty shows the tile gone: read empty with confidence,
+    or with no trace of the tile among its readings (a printed label read half as a letter on
+    a square a withdrawn play left: empty 0.80, Z 0.13, never the A taken off)."""
+    if cell.confidence >= thresholds.empty:
+        return True
+    return all(
+        p < thresholds.candidate
+        for symbol, p in cell.options
+        if symbol != EMPTY and same_tile(old, Tile.from_char(symbol))
+    )
+
+
 def _over_count(board: Board, variant: Variant) -> list[str]:
     """Letters (and blanks) the board holds more of than the tile set has."""
     counts = Counter(UNKNOWN_BLANK if t.is_blank else t.letter for _, t in board.tiles())
@@ -246,8 +263,13 @@ def _words_verdicts(play: ScoredPlay, dictionary: Dictionary | None) -> tuple[li
 def _invalid_through(
     board: Board, play: ScoredPlay, dictionary: Dictionary | None, squares: set[Square]
 ) -> bool:
-    """Whether a word of `play` (on `board`) that the dictionary lacks covers one of `squares`."""
-    invalid = set(_words_verdicts(play, dictionary)[0])
+    """Whether a word of `play` (on `board`) that the dictionary lacks, and that is not attested
+    in use either (`Dictionary.attested`), covers one of `squares`."""
+    invalid = {
+        word
+        for word in _words_verdicts(play, dictionary)[0]
+        if dictionary is None or not dictionary.attested(word.upper())
+    }
     return any(
         not squares.isdisjoint(board.run_through((w.row, w.col), w.across))
         for w in play.words
@@ -301,6 +323,7 @@ def track(
     thresholds: Thresholds = Thresholds(),
     steady: frozenset[Square] = frozenset(),
     labels: bool = True,
+    answered: frozenset[Square] = frozenset(),
 ) -> TrackResult:
     """Align `reading` with `known`, find and validate the move, and say whether it can be
     committed.
@@ -308,6 +331,10 @@ def track(
     `labels`: whether a tile read on a premium square far from every other tile may be the
     square's printed label (true of a photo's reading; false of a board a person corrected,
     whose tiles are as the person set them).
+
+    `answered`: the squares a person set while reviewing this photo. A move that breaks a rule
+    is blamed on the other squares where it can be: a review never asks again about a square
+    just answered while another one may be what breaks the move.
 
     `steady`: known tiles the game's previous settled photo read as empty too. Read so again,
     they are this edition's look of those tiles under this light, not a hand: they do not count
@@ -370,7 +397,8 @@ def track(
 
     withdrawn = {p.square for p in last_play.placements} if last_play else set()
     taken_back = set(gone) == withdrawn and all(
-        grid[r][c].confidence >= thresholds.empty for r, c in gone
+        _cleared(known[s], grid[s[0]][s[1]], thresholds)  # type: ignore[arg-type]
+        for s in gone
     )
     if withdrawn and not taken_back and len(withdrawn & set(gone)) * 2 >= len(withdrawn):
         return _gone_review(
@@ -468,7 +496,9 @@ def track(
     if not outcomes and len(legal) == 1:
         # The dictionary settles between readings; it does not veto the only legal one. A word
         # it lacks stands as played (a phony, or a word missing from the list) unless it runs
-        # through a doubtful tile, where a misread is as likely as a phony.
+        # through a doubtful tile, where a misread is as likely as a phony; a word attested in
+        # use, though too rare for the list, is no sign of a misread (MAZEY, its E read 0.93,
+        # every other letter there making no legal move).
         combo, _, board, play = legal[0]
         doubtful = {s for s, sym in zip(squares, combo, strict=True) if sym != EMPTY}
         if play is None or not _invalid_through(board, play, dictionary, doubtful):
@@ -497,6 +527,7 @@ def track(
             rotation,
             misreads,
             read_board,
+            answered,
         )
     if len(outcomes) > 1:
         narrowed = _narrowed(outcomes, squares)
@@ -604,9 +635,11 @@ def _no_play_review(
     rotation: int,
     misreads: list[Misread],
     read_board: Board,
+    answered: frozenset[Square],
 ) -> TrackResult:
     """No reading makes a legal play: a review of the squares that break the most likely one (by
-    the rule it breaks), with what a person may put there, and of the uncertain cells."""
+    the rule it breaks, never those just `answered` where others may break it), with what a
+    person may put there, and of the uncertain cells."""
     likely = base.place(
         {
             s: None if options[0] == EMPTY else Tile.from_char(options[0])
@@ -618,7 +651,7 @@ def _no_play_review(
     except IllegalPlay as exc:
         breaking = {
             s: _fixes(known, likely, s, grid[s[0]][s[1]], thresholds)
-            for s in _breaking_squares(known, likely, exc, variant)
+            for s in _breaking_squares(known, likely, exc, variant, answered)
         }
         why = str(exc)
     else:  # not reached (the likely filling was tried, and none was legal): ask, never commit
@@ -628,34 +661,46 @@ def _no_play_review(
 
 
 def _breaking_squares(
-    known: Board, after: Board, exc: IllegalPlay, variant: Variant
+    known: Board,
+    after: Board,
+    exc: IllegalPlay,
+    variant: Variant,
+    answered: frozenset[Square] = frozenset(),
 ) -> list[Square]:
     """Where `after` most likely went wrong, for the rule `exc` names: the empty squares between
     the new tiles (a tile inside the word read as empty), the new tiles off the play's line (stray
     marks read as tiles), the empty squares that would join the play to the board or to the
-    centre, or else the squares the error names or the new tiles."""
+    centre, or else the squares the error names or the new tiles. The squares a person just set
+    (`answered`) are as they said: the others are named first, and the new tiles they did not
+    set when those are all the rule names (a lone Q answered as a Q, off the line of two stray
+    marks: the marks are asked, not the Q again)."""
     new = [s for s, _ in after.tiles() if known.get(*s) is None]
     match exc.code:
         case PlayErrorCode.GAP:
-            return list(exc.squares)
+            named = list(exc.squares)
         case PlayErrorCode.NOT_IN_LINE:
-            return _off_line(known, new, variant.layout.centre)
+            named = _off_line(known, new, variant.layout.centre, answered)
         case PlayErrorCode.NOT_CONNECTED:
-            return _links(known, after, new) or new
+            named = _links(known, after, new) or new
         case PlayErrorCode.FIRST_MOVE_OFF_CENTRE:
-            return _towards(new, variant.layout.centre) or new
+            named = _towards(new, variant.layout.centre) or new
         case PlayErrorCode.FIRST_MOVE_TOO_SHORT:
-            return [*new, *_empty_neighbours(after, new)]
-    return list(exc.squares) or new
+            named = [*new, *_empty_neighbours(after, new)]
+        case _:
+            named = list(exc.squares) or new
+    fresh = [s for s in named if s not in answered]
+    return fresh or [s for s in new if s not in answered] or named
 
 
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
-def _off_line(known: Board, new: list[Square], centre: Square) -> list[Square]:
-    """The new tiles off the row or column that holds most of them (ties: the line more of whose
-    tiles touch the board, or cover the centre of an empty one); all of them when that is not
-    one answer."""
+def _off_line(
+    known: Board, new: list[Square], centre: Square, answered: frozenset[Square] = frozenset()
+) -> list[Square]:
+    """The new tiles off the row or column that holds most of the tiles a person just set
+    (`answered`), then most of them (ties: the line more of whose tiles touch the board, or
+    cover the centre of an empty one); all of them when that is not one answer."""
 
     def anchored(square: Square) -> bool:
         if known.is_empty():
@@ -664,7 +709,10 @@ def _off_line(known: Board, new: list[Square], centre: Square) -> list[Square]:
 
     lines = {(0, r) for r, _ in new} | {(1, c) for _, c in new}
     held = {line: [s for s in new if s[line[0]] == line[1]] for line in lines}
-    rank = {line: (len(on), sum(map(anchored, on))) for line, on in held.items()}
+    rank = {
+        line: (len(answered.intersection(on)), len(on), sum(map(anchored, on)))
+        for line, on in held.items()
+    }
     best = max(rank.values())
     off = {tuple(s for s in new if s not in held[line]) for line in lines if rank[line] == best}
     return list(off.pop()) if len(off) == 1 else new
@@ -863,6 +911,7 @@ def _finish(
     # Every tile a word the dictionary lacks runs through was read with confidence: it was really
     # played, and stands until a player challenges it, so the play is recorded with it flagged.
     invalid, unchecked = _words_verdicts(play, dictionary)
+    attested = [w for w in invalid if dictionary is not None and dictionary.attested(w.upper())]
     message = f"{play.word} at {play.position} for {play.score}"
     if invalid:
         message += "; not in the dictionary: " + ", ".join(invalid) + " (challenge it?)"
@@ -875,6 +924,7 @@ def _finish(
         play,
         tuple(misreads),
         invalid_words=tuple(invalid),
+        attested_words=tuple(attested),
         unchecked_words=tuple(unchecked),
         read_board=read_board,
     )

@@ -90,10 +90,11 @@ def turn_from_reading(
     dictionary: Dictionary | None,
     steady: frozenset[Square] = frozenset(),
     labels: bool = True,
+    answered: frozenset[Square] = frozenset(),
 ) -> Turn:
     """Track `reading` against `game`'s board (the last play may be seen withdrawn); `steady`
     are the known tiles the previous settled photo read as empty (`TrackResult.gone`); `labels`
-    false for a reading a person corrected (see `track`)."""
+    false for a reading a person corrected, `answered` the squares they set (see `track`)."""
     state = game.state
     last = state.last_play.play if state.last_play else None
     result = track(
@@ -104,6 +105,7 @@ def turn_from_reading(
         last_play=last,
         steady=steady,
         labels=labels,
+        answered=answered,
     )
     event = _event(game, result)
     if result.status is TurnStatus.COMMITTED and event is None:
@@ -157,13 +159,15 @@ def phonies_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> 
     just past the ends of each unknown word and its new tiles, but for those in `answered` (the
     squares the players set while reviewing this photo); once they have answered them all, the
     play is recorded, flagged, a phony the others may challenge. A typed move is not asked: the
-    person typed it."""
+    person typed it, nor a play whose unknown words are all attested in use, every tile of them
+    read with confidence (`TrackResult.attested_words`: MAZEY, CABOVER): a rare word really
+    played, recorded flagged."""
     play, board = turn.result.play, turn.result.board
     if not isinstance(turn.event, Play) or play is None or board is None:
         return turn
-    if not turn.result.invalid_words:  # every word is known, or nothing checks words
+    unknown = set(turn.result.invalid_words) - set(turn.result.attested_words)
+    if not unknown:  # every word is known or attested, or nothing checks words
         return turn
-    unknown = set(turn.result.invalid_words)
     new = {p.square: p.tile.char for p in play.placements}
     ends: list[Square] = []
     letters: list[Square] = []
@@ -202,7 +206,7 @@ def corrected_turn(
     read; a play with words the dictionary lacks is asked about (`phonies_confirmed`) until the
     person has answered its doubtful squares. The tiles the person set are kept as set
     (`labels=False`)."""
-    turn = turn_from_reading(game, reading, dictionary, labels=False)
+    turn = turn_from_reading(game, reading, dictionary, labels=False, answered=answered)
     return phonies_confirmed(turn, answered)
 
 

@@ -149,6 +149,19 @@ def test_a_gzipped_word_list_is_read_too(tmp_path) -> None:
     assert dictionary_for(load_variant("en"), word_list=path).is_valid("ZYZZYVA") is True
 
 
+def test_the_shipped_english_list_attests_rarer_words_without_accepting_them() -> None:
+    en = dictionary_for(load_variant("en"))
+    assert [en.is_valid(w) for w in ("MAZEY", "CABOVER", "BOEK", "CAT")] == [False] * 3 + [True]
+    assert [en.attested(w) for w in ("MAZEY", "CABOVER", "BOEK", "CAT", "XQZJV")] == [
+        True,
+        True,
+        False,  # four letters: too many misreads of short words are rare words
+        False,  # a word of the list itself is valid, not merely attested
+        False,
+    ]
+    assert not dictionary_for(load_variant("de")).attested("MAZEY")
+
+
 def test_word_list_is_read_on_first_check(tmp_path) -> None:
     path = tmp_path / "words.txt"
     path.write_text("old\n", encoding="utf-8")

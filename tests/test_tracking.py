@@ -165,6 +165,21 @@ def test_withdrawn_play_recognised() -> None:
     assert result.kind is ChangeKind.WITHDRAWN and result.board == SLOVO
 
 
+def test_withdrawn_play_read_doubtfully_empty_without_its_tiles_is_recognised() -> None:
+    # The last play's squares all read empty, one of them only 0.8 (a printed label read half
+    # as a letter): no trace of the tile taken off, so the play was withdrawn. With the tile
+    # itself among the square's readings, it may still be there: asked.
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
+    last = find_play(SLOVO, after, RU)
+    label = {(8, 9): [("empty", 0.8), ("З", 0.13), ("П", 0.02)]}
+    result = track(after, reading_of(SLOVO, label), RU, dictionary_for(RU), last_play=last)
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.kind is ChangeKind.WITHDRAWN and result.board == SLOVO
+    trace = {(8, 9): [("empty", 0.8), ("Т", 0.13), ("П", 0.02)]}
+    result = track(after, reading_of(SLOVO, trace), RU, dictionary_for(RU), last_play=last)
+    assert result.status is TurnStatus.NEEDS_REVIEW and "partly taken back" in result.message
+
+
 def test_one_known_tile_read_as_empty_is_a_misread() -> None:
     result = track(SLOVO, reading_of(SLOVO.place({(7, 5): None})), RU, dictionary_for(RU))
     assert result.status is TurnStatus.COMMITTED and result.kind is ChangeKind.UNCHANGED
@@ -413,3 +428,37 @@ def test_uncertain_letter_settled_through_a_new_blank() -> None:
     result = track(known, reading, ERUDIT, dictionary_for(ERUDIT))
     assert result.status is TurnStatus.COMMITTED, result.message
     assert result.play is not None and result.play.word == "КАРаНДАШ"
+
+
+def test_a_square_just_answered_is_not_blamed_again_for_an_illegal_move() -> None:
+    # A lone new tile beside the board and two stray marks in a column far away: the marks hold
+    # more tiles, so the lone tile is taken for the stray one and asked. Once the player has
+    # said what it is, the marks are asked instead (not the same square again and again).
+    after = SLOVO.place({(8, 5): Tile("А"), (2, 2): Tile("Т"), (4, 2): Tile("Т")})
+    first = track(SLOVO, reading_of(after), RU, None, labels=False)
+    assert first.status is TurnStatus.NEEDS_REVIEW
+    assert [c.square for c in first.uncertain] == [(8, 5)]
+    again = track(SLOVO, reading_of(after), RU, None, labels=False, answered=frozenset({(8, 5)}))
+    assert again.status is TurnStatus.NEEDS_REVIEW
+    assert [c.square for c in again.uncertain] == [(2, 2), (4, 2)]
+
+
+def test_the_only_legal_reading_of_a_doubtful_tile_stands_when_its_word_is_attested(
+    tmp_path,
+) -> None:
+    # A first move whose third letter is doubtful: E 0.93 or no tile, which would leave a gap.
+    # BOEK is not in the list: through a doubtful tile it is asked, a misread being as likely as
+    # a phony, unless the word is attested in use.
+    en = load_variant("en")
+    words, rare = tmp_path / "words.txt", tmp_path / "attested.txt"
+    words.write_text("CAT\n", encoding="utf-8")
+    rare.write_text("BOEK\n", encoding="utf-8")
+    after = Board.from_rows(["." * 15] * 7 + [".......BOEK...."] + ["." * 15] * 7)
+    doubt = {(7, 9): [("E", 0.93), ("empty", 0.06), ("F", 0.01)]}
+    plain = track(Board.empty(), reading_of(after, doubt), en, WordListDictionary(words))
+    assert plain.status is TurnStatus.NEEDS_REVIEW
+    dictionary = WordListDictionary(words, attested=rare)
+    result = track(Board.empty(), reading_of(after, doubt), en, dictionary)
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "BOEK"
+    assert result.attested_words == ("BOEK",)

