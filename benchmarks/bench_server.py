@@ -77,10 +77,12 @@ def _new_game(client: httpx.Client) -> tuple[str, dict[str, str]]:
 
 
 def bench_turns(client: httpx.Client, photos: int) -> None:
-    """Median latency of a first turn from a 12 MP photo, over HTTP."""
+    """Median latency of a first turn from a 12 MP photo, over HTTP, and of its overlay fetched
+    after the answer, as the phone page does (which also keeps one turn's overlay, drawn after
+    its answer, from running into the next turn's read)."""
     data = _photo_12mp()
     print(f"photo: 4000x3000 JPEG, {len(data) / 1e6:.1f} MB")
-    times, statuses = [], []
+    times, overlays, statuses = [], [], []
     for _ in range(photos):
         game_id, auth = _new_game(client)
         start = time.perf_counter()
@@ -92,11 +94,38 @@ def bench_turns(client: httpx.Client, photos: int) -> None:
         times.append(time.perf_counter() - start)
         body = response.json()
         statuses.append(body.get("status") or body.get("error"))
+        if body.get("overlay_url"):
+            client.get(body["overlay_url"]).raise_for_status()
+            overlays.append(time.perf_counter() - start - times[-1])
     print(
         f"turn latency over HTTP: median {statistics.median(times) * 1000:.0f} ms, "
         f"min {min(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms ({photos} photos)"
     )
+    if overlays:
+        print(
+            f"overlay fetched after the answer: median {statistics.median(overlays) * 1000:.0f} ms"
+        )
     print(f"outcomes: {', '.join(sorted(set(statuses)))}")
+    bench_read_alone(data, photos, statistics.median(times) * 1000)
+
+
+def bench_read_alone(data: bytes, photos: int, turn_ms: float) -> None:
+    """The same photo read by `vision.pipeline.read_board` in this process (the server is idle
+    by now), per stage, and what the turn cost besides the read: upload, tracking, scoring,
+    storage, the answer and HTTP."""
+    from scorer.variant import load_variant
+    from vision.classify import CellClassifier
+    from vision.pipeline import read_board
+
+    variant, classifier = load_variant("en"), CellClassifier()
+    read_board(data, variant, classifier)  # warm-up
+    stages: dict[str, list[float]] = {}
+    for _ in range(photos):
+        for stage, ms in read_board(data, variant, classifier).timings_ms.items():
+            stages.setdefault(stage, []).append(ms)
+    medians = {stage: statistics.median(values) for stage, values in stages.items()}
+    print("read_board alone, median ms: " + ", ".join(f"{k} {v:.0f}" for k, v in medians.items()))
+    print(f"turn besides the read: {turn_ms - medians['total']:.0f} ms")
 
 
 def bench_sheet(base: str, requests: int, clients: int) -> None:

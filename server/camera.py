@@ -335,7 +335,7 @@ class TableCameras:
             ):
                 return {**answer, "status": "busy", "message": result.message}
             else:
-                self.service.store.save_photo(data)
+                self.service.store.save_photo(data, sha)
                 order = {
                     name: sorted([r, c] for r, c in squares)
                     for name, squares in (("earlier", earlier), ("later", later))

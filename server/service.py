@@ -586,7 +586,7 @@ class GameService:
             self.require_open(tx, record)
         check_photo(data, self.max_pixels)
         reading = self.read(data, self.variant_of(record), marked)
-        self.store.save_photo(data)
+        self.store.save_photo(data, sha)
         turn_id = secrets.token_hex(6)
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)

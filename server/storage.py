@@ -561,9 +561,10 @@ class Store:
         except psycopg.OperationalError as exc:
             raise StorageBusy(f"the database did not answer: {exc}".strip()) from exc
 
-    def save_photo(self, data: bytes) -> str:
-        """Keep the photo (once per content); returns its sha256."""
-        sha = hashlib.sha256(data).hexdigest()
+    def save_photo(self, data: bytes, sha: str | None = None) -> str:
+        """Keep the photo (once per content); returns its sha256. `sha`: the sha256 the caller
+        already took of `data` (a 12 MP photo's costs a few ms), taken here otherwise."""
+        sha = sha or hashlib.sha256(data).hexdigest()
         if self.postgres:
             with self.transaction() as tx:
                 tx._run(

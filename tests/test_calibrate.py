@@ -5,7 +5,7 @@ import pytest
 
 from scorer.variant import load_variant
 from training.render import heldout_edition, render_board_photo
-from vision.calibrate import DOUBT, SURE, cell_looks, relative_to_board
+from vision.calibrate import DOUBT, SURE, BoardLooks, cell_looks, relative_to_board
 from vision.classify import CellClassifier, read_cells
 from vision.rectify import rectify
 
@@ -31,7 +31,7 @@ def test_squares_like_their_empty_siblings_are_empty_however_sure_the_classifier
     scores[:20] = [0.0005, 0.999, 0.0005]  # wood-print squares taken for blank tiles
     scores[20:26] = [0.01, 0.0, 0.99]  # lettered tiles
     looks[20:26] = TILE
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     assert (out[:20].argmax(axis=1) == EMPTY).all()
     assert (out[20:26].argmax(axis=1) == LETTER).all()
     assert np.allclose(out.sum(axis=1), 1)
@@ -43,7 +43,7 @@ def test_a_blank_that_looks_like_the_tiles_stays_a_tile() -> None:
     looks[20:26] = TILE
     scores[30] = [0.3, 0.7, 0.0]  # an unsure blank, tile-coloured and with no ink
     looks[30] = TILE * [1, 1, 1, 1, 1, 1, 0] + [0, 0, 0, 0, 0, 0, 4]
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     assert out[30].argmax() == BLANK
     assert out[30, BLANK] > 0.7
 
@@ -59,7 +59,7 @@ def test_more_blanks_of_one_kind_than_the_set_holds_are_that_kinds_empty_look() 
         looks[i] = premium + np.random.default_rng(i).normal(0, 2, 7)
     scores[20:26] = [0.01, 0.0, 0.99]
     looks[20:26] = TILE
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     assert (out[40:48].argmax(axis=1) == EMPTY).all()
 
 
@@ -74,7 +74,7 @@ def test_a_printed_label_read_as_one_letter_more_often_than_the_set_holds_is_emp
         looks[i] = label + np.random.default_rng(i).normal(0, 2, 7)
     scores[20:26] = [0.01, 0.0, 0.99]
     looks[20:26] = TILE
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, counts, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, counts)
     assert (out[40:47].argmax(axis=1) == EMPTY).all()
     assert (out[20:26].argmax(axis=1) == LETTER).all()
 
@@ -83,7 +83,7 @@ def test_without_tiles_nothing_becomes_a_tile() -> None:
     # An empty board: a glare spot on one square looks like none of its siblings, and stays empty.
     scores, looks, kinds = _board()
     looks[5] = TILE
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     assert out[5, EMPTY] >= scores[5, EMPTY]
     assert (out.argmax(axis=1) == EMPTY).all()
 
@@ -108,7 +108,7 @@ def test_darker_bands_of_grain_are_empty_though_the_classifier_is_sure_of_the_li
     scores[dark & (np.arange(60) >= 36)] = [0.9, 0.1, 0.0]
     scores[20:24] = [0.01, 0.0, 0.99]
     looks[20:24] = TILE
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     tiles = np.zeros(60, bool)
     tiles[20:24] = True
     assert (out[dark & ~tiles].argmax(axis=1) == EMPTY).all()
@@ -125,7 +125,7 @@ def test_a_glare_on_an_empty_square_reads_empty_as_a_doubt_and_on_a_letter_leave
     scores[40] = [0.001, 0.999, 0.0]
     looks[41] = WOOD + [70, 0, 0, 70, 0, 0, 30]
     scores[41] = [0.1, 0.0, 0.9]
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     assert out[40].argmax() == EMPTY
     assert out[40, EMPTY] <= DOUBT + 1e-9
     assert out[41].argmax() == LETTER
@@ -143,12 +143,12 @@ def test_more_blanks_than_the_set_holds_on_tile_coloured_squares_read_empty_as_d
         scores[i] = [0.3, 0.7, 0.0] if i < 46 else [0.95, 0.05, 0.0]
     scores[20:26] = [0.01, 0.0, 0.99]
     looks[20:26] = TILE
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     assert (out[40:46].argmax(axis=1) == EMPTY).all()
     assert (out[40:46, EMPTY] <= DOUBT + 1e-9).all()
     # Without more look-alikes than the set holds, the classifier's blank stands.
     scores[42:46] = [0.95, 0.05, 0.0]
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     assert (out[40:42].argmax(axis=1) == BLANK).all()
 
 
@@ -164,7 +164,7 @@ def test_a_kind_nothing_vouches_for_takes_its_majority_look_as_empty_as_doubts()
         looks[i] = premium + rng.normal(0, 1.0, 7)
         scores[i] = [0.4, 0.0, 0.6]
     looks[47] = TILE
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     assert (out[40:47].argmax(axis=1) == EMPTY).all()
     assert (out[40:47, EMPTY] <= DOUBT + 1e-9).all()
     assert out[47].argmax() == LETTER
@@ -178,7 +178,7 @@ def test_a_lone_centre_square_unlike_the_tiles_reads_empty_as_a_doubt() -> None:
     kinds[33] = "*"
     looks[33] = [90.0, 180.0, 120.0, 90.0, 180.0, 120.0, 20.0]
     scores[33] = [0.3, 0.0, 0.7]
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     assert out[33].argmax() == EMPTY
     assert out[33, EMPTY] < SURE
     # On a pale board nearly the tiles' colour, one printed like the plain squares reads empty
@@ -187,12 +187,12 @@ def test_a_lone_centre_square_unlike_the_tiles_reads_empty_as_a_doubt() -> None:
     looks = pale + np.random.default_rng(3).normal(0, 1.0, looks.shape)
     looks[20:26] = TILE
     looks[33] = pale
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     assert out[33].argmax() == EMPTY
     assert out[33, EMPTY] < SURE
     # One that looks like a tile stays the classifier's.
     looks[33] = TILE
-    out = relative_to_board(scores, looks, kinds, EMPTY, BLANK, COUNTS, cols=6)
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     assert out[33].argmax() == LETTER
 
 
@@ -212,7 +212,9 @@ def test_wood_print_board_of_the_held_out_family(classifier: CellClassifier) -> 
     image, corners, _ = render_board_photo(rows, "ru", style, seed, (1200, 900))
     grid = rectify(image, corners, classifier.cell_px, 15, 15)
     preds = classifier.predict(grid)
-    looks = cell_looks(grid, 15, 15)
+    looks = BoardLooks(
+        cell_looks(grid, 15, 15), [c for line in variant.layout.rows for c in line], 15
+    )
 
     def tallies(cells: list) -> tuple[int, int]:
         flat = [c.label for line in cells for c in line]

@@ -42,6 +42,8 @@ among such squares is asked about, never dropped silently.
 
 from __future__ import annotations
 
+from functools import cache
+
 import cv2
 import numpy as np
 
@@ -131,157 +133,218 @@ def rotate_looks(looks: np.ndarray, rows: int, cols: int, k: int) -> np.ndarray:
     return np.ascontiguousarray(grid.reshape(rows * cols, -1))
 
 
-def reference_looks(
-    looks: np.ndarray, where: np.ndarray, at: np.ndarray
+@cache
+def _nearness(cells: int, cols: int) -> np.ndarray:
+    """[cells, cells] weight of each square (columns) in the look expected at each square (rows)
+    of a board `cols` wide: falling off with distance over `_NEAR` cells, and none for the square
+    itself, whose own look must not vouch for it. Read-only: it is shared by every photo."""
+    squares = np.stack(np.divmod(np.arange(cells), cols), axis=1).astype(float)
+    gap = ((squares[:, None, :] - squares[None, :, :]) ** 2).sum(axis=2)
+    weight = np.where(gap == 0, 0.0, np.exp(-gap / (2 * _NEAR**2)) + 1e-6)
+    weight.setflags(write=False)
+    return weight
+
+
+def _medians(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """[G, F] median per feature of the rows of `values` ([N, F]) in each mask of `groups`
+    ([G, N]), as `np.median` gives it (the mean of the middle two of an even count), all groups
+    in one sort; a group with no rows gets zeros."""
+    counts = groups.sum(axis=1)
+    ordered = np.sort(np.where(groups[:, :, None], values[None], np.inf), axis=1)
+    index = np.arange(len(groups))
+    low, high = np.maximum(counts - 1, 0) // 2, counts // 2
+    middle = (ordered[index, low] + ordered[index, high]) / 2
+    return np.where(counts[:, None] > 0, middle, 0.0)
+
+
+def _expected(
+    looks: np.ndarray, nearness: np.ndarray, groups: np.ndarray, references: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The look expected at each square of `at` ([M, 2] row, column) from reference squares
-    `where` ([S, 2]) with `looks` ([S, F]): a mean weighted by nearness, so light falling off
-    across the board or a glare does not pass for another look; and one robust spread per
-    feature, of the references about their own expected looks."""
+    """The look expected at each square from the reference squares of its group, and each group's
+    spread, for all groups at once.
 
-    def local(points: np.ndarray) -> np.ndarray:
-        gap = ((points[:, None, :] - where[None, :, :]) ** 2).sum(axis=2)
-        # Leave the square itself out: its own look must not vouch for it.
-        weight = np.where(gap == 0, 0.0, np.exp(-gap / (2 * _NEAR**2)) + 1e-6)
-        return weight @ looks / weight.sum(axis=1, keepdims=True)
-
-    residual = looks - local(where)
-    spread = 1.4826 * np.median(np.abs(residual - np.median(residual, axis=0)), axis=0)
-    return local(at), np.maximum(spread, FLOOR[: looks.shape[1]])
-
-
-def _distance(looks: np.ndarray, reference: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    """Squared standardised distance of each look from a reference."""
-    return (((looks - reference[0]) / reference[1]) ** 2).sum(axis=1)
+    `groups` ([N] ints) is each square's group, `references` ([G, N] masks) each group's reference
+    squares, which lie in the group. The expected look ([N, F]) is a mean weighted by nearness,
+    so light falling off across the board or a glare does not pass for another look (zeros for a
+    square whose group has no reference); the spread ([G, F]) is one robust spread per feature,
+    of the references about their own expected looks, at least `FLOOR`."""
+    weight = np.where(references[groups], nearness, 0.0)
+    total = weight.sum(axis=1, keepdims=True)
+    means = np.divide(weight @ looks, total, out=np.zeros(looks.shape), where=total > 0)
+    residual = looks - means
+    deviation = np.abs(residual - _medians(residual, references)[groups])
+    spread = 1.4826 * _medians(deviation, references)
+    return means, np.maximum(spread, FLOOR[: looks.shape[1]])
 
 
-def _log_density(looks: np.ndarray, reference: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-    return -0.5 * _distance(looks, reference) - np.log(reference[1]).sum()
+class BoardLooks:
+    """One photo's cell looks (`cell_looks`, upright like the reading, row-major) on a board of
+    premium `kinds` (the layout's codes, row-major) `cols` wide: what `relative_to_board` weighs
+    a reading against.
+
+    It keeps the expected looks asked of it: the passes of one weighing ask again for the same
+    references once their verdicts settle, and so does the weighing of the final reading after
+    the first model's (`vision.pipeline`), so each is computed once per photo."""
+
+    def __init__(self, looks: np.ndarray, kinds: list[str], cols: int) -> None:
+        if len(kinds) != len(looks):
+            raise ValueError(f"{len(looks)} looks for a board of {len(kinds)} squares")
+        # Float64 once, as every sum over the looks would make it anyway.
+        self.looks = np.asarray(looks, dtype=np.float64)
+        self.colours = np.ascontiguousarray(self.looks[:, _COLOURS])
+        self.cols = cols
+        # The premium kinds numbered from 0, and as masks over the squares, one per kind.
+        _, self.kinds = np.unique(np.array(kinds), return_inverse=True)
+        self.members = np.arange(self.kinds.max() + 1)[:, None] == self.kinds[None, :]
+        self.nearness = _nearness(len(self.looks), cols)
+        self._asked: dict[tuple[str, bytes], tuple[np.ndarray, np.ndarray]] = {}
+
+    def kind_looks(self, references: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The look ([N, F]) expected at each square from its kind's `references` ([K, N] masks),
+        and each kind's spread ([K, F]); see `_expected`."""
+        key = ("kinds", references.tobytes())
+        if key not in self._asked:
+            self._asked[key] = _expected(self.looks, self.nearness, self.kinds, references)
+        return self._asked[key]
+
+    def tile_looks(self, tiles: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The colours ([N, 6]) expected at each square from the `tiles` (a mask), and their
+        spread ([6])."""
+        key = ("tiles", tiles.tobytes())
+        if key not in self._asked:
+            means, spread = _expected(
+                self.colours, self.nearness, np.zeros(len(tiles), int), tiles[None]
+            )
+            self._asked[key] = means, spread[0]
+        return self._asked[key]
+
+
+def _distance(looks: np.ndarray, means: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    """Squared standardised distance of each look from its expected look and spread."""
+    return (((looks - means) / spread) ** 2).sum(axis=-1)
+
+
+def _log_density(looks: np.ndarray, means: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    return -0.5 * _distance(looks, means, spread) - np.log(spread).sum(axis=-1)
 
 
 def _too_many(scores: np.ndarray, kinds: np.ndarray, empty: int, counts: np.ndarray) -> np.ndarray:
     """The cells of one kind, or of the whole board, read as one tile more often than the set
     holds it (look-alikes: a kind's empty squares taken for one tile)."""
     top = scores.argmax(axis=1)
-    too_many = np.zeros(len(scores), bool)
-    for kind in [*np.unique(kinds), None]:
-        members = kinds == kind if kind is not None else np.ones(len(scores), bool)
-        labels, seen = np.unique(top[members], return_counts=True)
-        for label, count in zip(labels, seen, strict=True):
-            if label != empty and count > max(int(counts[label]), 1):
-                too_many |= members & (top == label)
-    return too_many
+    labels = scores.shape[1]
+    per_kind = np.bincount(kinds * labels + top, minlength=(kinds.max() + 1) * labels)
+    limit = np.maximum(counts.astype(int), 1)
+    over = per_kind.reshape(-1, labels) > limit
+    over_board = np.bincount(top, minlength=labels) > limit
+    over[:, empty] = over_board[empty] = False
+    return over[kinds, top] | over_board[top]
 
 
-def _like_other_kinds(
-    looks: np.ndarray,
-    kinds: np.ndarray,
-    squares: np.ndarray,
-    members: np.ndarray,
-    scores: np.ndarray,
-    empty: int,
-) -> np.ndarray:
-    """Which `members` lie among the sure empty squares of some other kind."""
-    sure_empty = (scores.argmax(axis=1) == empty) & (scores.max(axis=1) >= SURE) & ~members
-    alike = np.zeros(len(looks), bool)
-    for kind in np.unique(kinds[sure_empty]):
-        siblings = sure_empty & (kinds == kind)
-        if siblings.sum() < 2:
-            continue
-        reference = reference_looks(looks[siblings], squares[siblings], squares[members])
-        alike[members] |= _distance(looks[members], reference) <= 2 * looks.shape[1]
+def _like_other_kinds(board: BoardLooks, targets: np.ndarray, sure_empty: np.ndarray) -> np.ndarray:
+    """Which `targets` (a mask over the squares) lie among the sure empty squares of some other
+    kind than their own, of a kind with at least two (`sure_empty`: [K, N] masks per kind)."""
+    alike = np.zeros(len(targets), bool)
+    vouched = np.flatnonzero(sure_empty.sum(axis=1) >= 2)
+    if not len(vouched):
+        return alike
+    _, spread = board.kind_looks(sure_empty)
+    at = np.flatnonzero(targets)
+    # [targets, vouched kinds, squares]: each target's weights over each kind's sure empties.
+    weight = np.where(sure_empty[vouched][None], board.nearness[at][:, None, :], 0.0)
+    means = (weight @ board.looks) / weight.sum(axis=2, keepdims=True)
+    distance = _distance(board.looks[at][:, None, :], means, spread[vouched][None])
+    # The targets' own kinds have fewer than two sure empties, so every vouched kind is another.
+    alike[at] = (distance <= 2 * board.looks.shape[1]).any(axis=1)
     return alike
 
 
 def _log_ratios(
     scores: np.ndarray,
-    looks: np.ndarray,
-    kinds: np.ndarray,
-    squares: np.ndarray,
+    board: BoardLooks,
     empty: int,
     blank: int,
     too_many: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per cell, the log factor by which the photo's own looks move its odds of being empty, and
-    which cells it may make no likelier to be empty than `DOUBT`; `too_many` marks the
-    classifier's look-alikes (`_too_many`)."""
+    which cells it may make no likelier to be empty than `DOUBT`; `too_many` marks the classifier's look-alikes (`_too_many`). All kinds
+    are weighed at once: each cell against the references its kind takes (module docstring)."""
     top = scores.argmax(axis=1)
     confidence = scores.max(axis=1)
+    looks, colours, kinds, members = board.looks, board.colours, board.kinds, board.members
+    features = looks.shape[1]
     lettered = (top != empty) & (top != blank) & (confidence >= SURE) & ~too_many
+    has_tiles = lettered.sum() >= 3
     unlike_tiles = np.zeros(len(scores), bool)
-    if lettered.sum() >= 3:
-        tile_look = reference_looks(looks[lettered, _COLOURS], squares[lettered], squares)
-        unlike_tiles = _distance(looks[:, _COLOURS], tile_look) > UNLIKE_TILES * _COLOUR_FEATURES
-        unlike_tiles &= ~lettered
-    log_ratio = np.zeros(len(scores))
-    doubt = np.zeros(len(scores), bool)
-    for kind in np.unique(kinds):
-        members = kinds == kind
-        sure_empty = members & (top == empty) & (confidence >= SURE)
-        if sure_empty.sum() >= 2:
-            # The squares the classifier is sure of are the typical ones (the lit side of a
-            # wood print's grain); its siblings that are plainly no tile show the rest.
-            siblings = sure_empty | (members & unlike_tiles)
-        elif (members & (too_many | unlike_tiles)).sum() >= 2:
-            # No sure empty of the kind: its look-alikes, and its squares plainly no tile, are
-            # its empty look; with no sure empty to vouch for it, the latter only as a doubt.
-            siblings = members & (too_many | unlike_tiles)
-            doubt |= members & (siblings & unlike_tiles & ~too_many).any()
-        elif members.sum() >= MAJORITY:
-            # Nothing vouches for any square of the kind: most squares of a kind are empty in
-            # most photos, so its squares that look like most of the others read empty, as
-            # doubts.
-            siblings = members
-            doubt |= members
-        else:
-            # No empty sibling to compare with (the centre square, a kind of its own): a square
-            # plainly unlike the tiles, or no plausible tile and like the sure empty squares of
-            # another kind (a centre printed as plain squares), reads empty, as a doubt.
-            alone = members & (
-                unlike_tiles | _like_other_kinds(looks, kinds, squares, members, scores, empty)
-            )
-            if lettered.sum() >= 3:
-                alone &= unlike_tiles | (
-                    _distance(looks[:, _COLOURS], tile_look) > 2 * _COLOUR_FEATURES
-                )
-            log_ratio[alone] = MAX_TOWARDS_EMPTY
-            doubt |= alone
-            continue
-        reference = reference_looks(looks[siblings], squares[siblings], squares[members])
-        # A typical sibling lies at a squared distance of about the number of features.
-        distance = _distance(looks[members], reference)
-        among = distance <= 2 * looks.shape[1]
-        # A square of its siblings' hue and ink and plainly no tile is among them whatever its
-        # light (a glare spot or a shadow moves the lightness far more than `FLOOR` allows), as
-        # a doubt: a glare may wash out a blank tile's colour too.
-        unlit = (reference[0][:, _BUT_LIGHT], reference[1][_BUT_LIGHT])
-        unlit_distance = _distance(looks[members][:, _BUT_LIGHT], unlit)
-        unlit_only = ~among & (unlike_tiles | too_many)[members]
-        unlit_only &= unlit_distance <= 2 * len(_BUT_LIGHT)
-        among |= unlit_only
-        doubt[members] |= unlit_only
-        # A cell among its empty siblings is made likelier to be empty by as much as it is close.
-        closeness = np.maximum(0.0, 0.5 * (2 * looks.shape[1] - distance))
-        closeness[unlit_only] = MAX_TOWARDS_EMPTY
-        if lettered.sum() < 3:
-            # Only the empty siblings to compare with: nothing is made likelier a tile.
-            ratio = closeness
-        else:
-            colours = (reference[0][:, _COLOURS], reference[1][_COLOURS])
-            tiles = reference_looks(looks[lettered, _COLOURS], squares[lettered], squares[members])
-            ratio = _log_density(looks[members, _COLOURS], colours) - _log_density(
-                looks[members, _COLOURS], tiles
-            )
-            # A square as plausible a tile as an empty one (wooden blanks on beige squares)
-            # is the classifier's to judge, but for one of more look-alikes than the set has
-            # tiles (pale premium squares read as blanks): most of those are empty, so one
-            # among its empty siblings reads empty, as a doubt, since any may be the tile.
-            plausible = _distance(looks[members, _COLOURS], tiles) <= 2 * _COLOUR_FEATURES
-            alike = among & plausible & too_many[members] & (ratio > 0)
-            ratio = np.where(alike, np.maximum(ratio, closeness), ratio)
-            doubt[members] |= alike
-            among &= ~plausible | alike
-        log_ratio[members] = np.where(among, np.maximum(ratio, 0.0), np.minimum(ratio, 0.0))
+    if has_tiles:
+        tile_means, tile_spread = board.tile_looks(lettered)
+        tile_distance = _distance(colours, tile_means, tile_spread)
+        unlike_tiles = (tile_distance > UNLIKE_TILES * _COLOUR_FEATURES) & ~lettered
+    sure_empty = members & ((top == empty) & (confidence >= SURE))
+    look_alikes = members & (too_many | unlike_tiles)
+    # Which references each kind takes (see the module docstring, step 2): the squares the
+    # classifier is sure of are the typical ones (the lit side of a wood print's grain), so its
+    # siblings that are plainly no tile show the rest; with no sure empty of the kind, its
+    # look-alikes and its squares plainly no tile are its empty look, the latter only as a doubt
+    # with no sure empty to vouch for them; with nothing to vouch for any square of the kind,
+    # most squares of a kind are empty in most photos, so its squares that look like most of the
+    # others read empty, as doubts.
+    by_sure = sure_empty.sum(axis=1) >= 2
+    by_look_alikes = ~by_sure & (look_alikes.sum(axis=1) >= 2)
+    by_majority = ~by_sure & ~by_look_alikes & (members.sum(axis=1) >= MAJORITY)
+    siblings = np.where(
+        by_sure[:, None],
+        sure_empty | (members & unlike_tiles),
+        np.where(by_look_alikes[:, None], look_alikes, members & by_majority[:, None]),
+    )
+    doubtful_kind = by_majority | (
+        by_look_alikes & (siblings & unlike_tiles & ~too_many).any(axis=1)
+    )
+    compared = (by_sure | by_look_alikes | by_majority)[kinds]
+    doubt = doubtful_kind[kinds]
+    means, spread = board.kind_looks(siblings)
+    spread = spread[kinds]
+    # A typical sibling lies at a squared distance of about the number of features.
+    distance = _distance(looks, means, spread)
+    among = distance <= 2 * features
+    # A square of its siblings' hue and ink and plainly no tile is among them whatever its
+    # light (a glare spot or a shadow moves the lightness far more than `FLOOR` allows), as
+    # a doubt: a glare may wash out a blank tile's colour too.
+    unlit_distance = _distance(looks[:, _BUT_LIGHT], means[:, _BUT_LIGHT], spread[:, _BUT_LIGHT])
+    unlit_only = ~among & (unlike_tiles | too_many) & (unlit_distance <= 2 * len(_BUT_LIGHT))
+    among |= unlit_only
+    doubt |= compared & unlit_only
+    # A cell among its empty siblings is made likelier to be empty by as much as it is close.
+    closeness = np.maximum(0.0, 0.5 * (2 * features - distance))
+    closeness[unlit_only] = MAX_TOWARDS_EMPTY
+    if not has_tiles:
+        # Only the empty siblings to compare with: nothing is made likelier a tile.
+        ratio = closeness
+    else:
+        ratio = _log_density(colours, means[:, _COLOURS], spread[:, _COLOURS]) - _log_density(
+            colours, tile_means, tile_spread
+        )
+        # A square as plausible a tile as an empty one (wooden blanks on beige squares) is the
+        # classifier's to judge, but for one of more look-alikes than the set has tiles (pale
+        # premium squares read as blanks): most of those are empty, so one among its empty
+        # siblings reads empty, as a doubt, since any may be the tile.
+        plausible = tile_distance <= 2 * _COLOUR_FEATURES
+        alike = among & plausible & too_many & (ratio > 0)
+        ratio = np.where(alike, np.maximum(ratio, closeness), ratio)
+        doubt |= compared & alike
+        among &= ~plausible | alike
+    log_ratio = np.where(
+        compared, np.where(among, np.maximum(ratio, 0.0), np.minimum(ratio, 0.0)), 0.0
+    )
+    # No empty sibling to compare with (the centre square, a kind of its own): a square plainly
+    # unlike the tiles, or no plausible tile and like the sure empty squares of another kind (a
+    # centre printed as plain squares), reads empty, as a doubt.
+    if not compared.all():
+        alone = ~compared & (unlike_tiles | _like_other_kinds(board, ~compared, sure_empty))
+        if has_tiles:
+            alone &= unlike_tiles | (tile_distance > 2 * _COLOUR_FEATURES)
+        log_ratio[alone] = MAX_TOWARDS_EMPTY
+        doubt |= alone
     return np.clip(log_ratio, -MAX_TOWARDS_TILE, MAX_TOWARDS_EMPTY), doubt
 
 
@@ -301,32 +364,30 @@ def _weighed(
 
 def relative_to_board(
     scores: np.ndarray,
-    looks: np.ndarray,
-    kinds: list[str],
+    looks: BoardLooks,
     empty: int,
     blank: int,
     counts: np.ndarray,
-    cols: int,
     passes: int = PASSES,
 ) -> np.ndarray:
-    """Cell scores ([N, labels], rows summing to 1) with each cell's odds of being empty weighed
-    by the photo's own empty squares of its kind and its own tiles (see the module docstring).
+    """Cell scores ([N, labels], rows summing to 1, row-major) with each cell's odds of being
+    empty weighed by the photo's own empty squares of its kind and its own tiles, seen in
+    `looks` (see the module docstring).
 
-    `kinds` is each cell's premium code, `empty` and `blank` the columns of the empty square and
-    of the variant's blank tile, `counts` per label column how many tiles of it the set holds,
-    `cols` the board's width (cells are in row-major order). Each pass takes
+    `empty` and `blank` are the columns of the empty square and of the variant's blank tile,
+    `counts` per label column how many tiles of it the set holds. Each pass takes
     its references from the previous pass's verdicts, always weighing the classifier's own
     scores: a few sure empties of an unseen edition make a rough empty look, the squares it wins
     over a truer one.
     """
-    codes = np.array(kinds)
-    squares = np.stack(np.divmod(np.arange(len(scores)), cols), axis=1).astype(float)
+    if len(scores) != len(looks.looks):
+        raise ValueError(f"{len(scores)} cells weighed against {len(looks.looks)} looks")
     weighed = scores
     # Look-alikes are the classifier's own reads: a pass that settles some must not make the
     # rest fall under the set's count.
-    too_many = _too_many(scores, codes, empty, counts)
+    too_many = _too_many(scores, looks.kinds, empty, counts)
     for _ in range(passes):
-        ratios, doubt = _log_ratios(weighed, looks, codes, squares, empty, blank, too_many)
+        ratios, doubt = _log_ratios(weighed, looks, empty, blank, too_many)
         weighed = _weighed(scores, ratios, empty, doubt)
     return weighed
 
@@ -346,19 +407,16 @@ def like_answered(
     confidence, `tiles`) and those read surely empty (`sure_empty`). Like step 4 above, a cell
     must lie among them and be no plausible tile, so a tile laid on an answered square since is
     left as read."""
-    codes = np.array(kinds)
-    squares = np.stack(np.divmod(np.arange(len(looks)), cols), axis=1).astype(float)
-    alike = np.zeros(len(looks), bool)
-    for kind in np.unique(codes[answered]):
-        members = codes == kind
-        references = members & ((answered & ~tiles) | sure_empty)
-        targets = members & (answered | doubtful)
-        if references.sum() < 2 or not targets.any():
-            continue
-        reference = reference_looks(looks[references], squares[references], squares[targets])
-        among = _distance(looks[targets], reference) <= 2 * looks.shape[1]
-        if tiles.sum() >= 3:
-            tile_look = reference_looks(looks[tiles, _COLOURS], squares[tiles], squares[targets])
-            among &= _distance(looks[targets, _COLOURS], tile_look) > 2 * _COLOUR_FEATURES
-        alike[targets] = among
+    board = BoardLooks(looks, kinds, cols)
+    references = board.members & ((answered & ~tiles) | sure_empty)
+    weighed = (board.members & answered).any(axis=1) & (references.sum(axis=1) >= 2)
+    targets = weighed[board.kinds] & (answered | doubtful)
+    if not targets.any():
+        return targets
+    means, spread = board.kind_looks(references)
+    distance = _distance(board.looks, means, spread[board.kinds])
+    alike = targets & (distance <= 2 * looks.shape[1])
+    if tiles.sum() >= 3:
+        tile_means, tile_spread = board.tile_looks(tiles)
+        alike &= _distance(board.colours, tile_means, tile_spread) > 2 * _COLOUR_FEATURES
     return alike

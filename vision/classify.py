@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from scorer.variant import Variant
-from vision.calibrate import relative_to_board
+from vision.calibrate import BoardLooks, relative_to_board
 
 EMPTY, BLANK, STAR = "empty", "blank", "star"
 LATIN = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -199,23 +199,16 @@ class CellReading:
     top3: tuple[tuple[str, float], ...]
 
 
-def read_cells(
+def cell_scores(
     preds: CellPredictions,
     variant: Variant,
     rotation: int = 0,
     whole_board: bool = False,
-    looks: np.ndarray | None = None,
-) -> list[list[CellReading]]:
-    """Per cell, the most likely of the variant's labels given that the text is turned
-    `rotation` quarter-turns (see vision.orient); rows × cols, in the predictions' grid order.
-
-    Classes outside the variant never win: a Russian board never reads a Latin letter.
-    `whole_board`: the predictions are the variant's board in upright order, so its plain squares
-    get back the odds of being empty that training took from them (`PLAIN_EMPTY_KEPT`).
-    `looks` (whole board only; `vision.calibrate.cell_looks`, upright like the predictions): tile
-    or empty is weighed against the photo's own empty squares and tiles
-    (`vision.calibrate.relative_to_board`).
-    """
+    looks: BoardLooks | None = None,
+) -> np.ndarray:
+    """[N, labels] probabilities of the variant's labels (`variant_labels`, in that order) per
+    cell, given that the text is turned `rotation` quarter-turns (see vision.orient); rows sum
+    to 1. `whole_board` and `looks` as for `read_cells`."""
     labels = variant_labels(variant)
     columns = [visual_class(variant.read_as.get(label, label)) for label in labels]
     unoriented = [i for i, label in enumerate(labels) if label in UNORIENTED]
@@ -234,11 +227,32 @@ def read_cells(
     if looks is not None:
         if not whole_board:
             raise ValueError("looks need the whole board's layout")
-        kinds = [code for line in variant.layout.rows for code in line]
         counts = np.array(
             [0, variant.blank_count, *(variant.tiles[letter][0] for letter in variant.alphabet)]
         )
-        scores = relative_to_board(scores, looks, kinds, 0, 1, counts, preds.cols)
+        scores = relative_to_board(scores, looks, 0, 1, counts)
+    return scores
+
+
+def read_cells(
+    preds: CellPredictions,
+    variant: Variant,
+    rotation: int = 0,
+    whole_board: bool = False,
+    looks: BoardLooks | None = None,
+) -> list[list[CellReading]]:
+    """Per cell, the most likely of the variant's labels given that the text is turned
+    `rotation` quarter-turns (see vision.orient); rows × cols, in the predictions' grid order.
+
+    Classes outside the variant never win: a Russian board never reads a Latin letter.
+    `whole_board`: the predictions are the variant's board in upright order, so its plain squares
+    get back the odds of being empty that training took from them (`PLAIN_EMPTY_KEPT`).
+    `looks` (whole board only; the photo's `vision.calibrate.BoardLooks`, upright like the
+    predictions, on the variant's layout): tile or empty is weighed against the photo's own empty
+    squares and tiles (`vision.calibrate.relative_to_board`).
+    """
+    labels = variant_labels(variant)
+    scores = cell_scores(preds, variant, rotation, whole_board, looks)
     # Stable: of letters tied through one class (A, Ä) the one with a class of its own, listed
     # first in the tile set, is the reading's top label (the tie itself keeps either unsure).
     order = np.argsort(-scores, axis=1, kind="stable")[:, :3]

@@ -15,8 +15,14 @@ from typing import TypeVar
 import numpy as np
 
 from scorer.variant import Variant
-from vision.calibrate import cell_looks, rotate_looks
-from vision.classify import EMPTY, CellClassifier, CellPredictions, check_readable, read_cells
+from vision.calibrate import BoardLooks, cell_looks, rotate_looks
+from vision.classify import (
+    CellClassifier,
+    CellPredictions,
+    cell_scores,
+    check_readable,
+    read_cells,
+)
 from vision.decode import DEFAULT_MAX_PIXELS, decode_photo
 from vision.locate import BoardNotFound, GridLocation, locate_grid
 from vision.orient import choose_rotation, rotate_predictions
@@ -80,23 +86,38 @@ def read_board(
         lambda: rectify(photo.image, location.corners, classifier.cell_px, rows, cols),
     )
     seen_looks = cell_looks(grid, rows, cols)
+    kinds = [code for line in variant.layout.rows for code in line]
+    # The looks as each rotation shows them upright, each weighed against once: the final
+    # reading's weighing reuses what the first model's computed when the rotation is the same.
+    turned: dict[int, tuple[np.ndarray, BoardLooks]] = {}
+
+    def upright_looks(rotation: int) -> tuple[np.ndarray, BoardLooks]:
+        if rotation not in turned:
+            looks = rotate_looks(seen_looks, rows, cols, rotation)
+            turned[rotation] = looks, BoardLooks(looks, kinds, upright[1])
+        return turned[rotation]
 
     def orient(predictions: CellPredictions):
         rotation, _ = choose_rotation(predictions, upright=upright)
-        looks = rotate_looks(seen_looks, rows, cols, rotation)
+        looks, board = upright_looks(rotation)
         cells = read_cells(
-            rotate_predictions(predictions, rotation), variant, whole_board=True, looks=looks
+            rotate_predictions(predictions, rotation), variant, whole_board=True, looks=board
         )
         return rotation, cells, looks
 
     def surely_empty(predictions: CellPredictions) -> np.ndarray:
         """The cells the first model's reading, weighed against the board, calls empty with
         at least `SURELY_EMPTY`, in the grid's order as seen."""
-        rotation, cells, _ = orient(predictions)
-        upright_mask = np.array(
-            [[c.label == EMPTY and c.confidence >= SURELY_EMPTY for c in line] for line in cells]
+        rotation, _ = choose_rotation(predictions, upright=upright)
+        scores = cell_scores(
+            rotate_predictions(predictions, rotation),
+            variant,
+            whole_board=True,
+            looks=upright_looks(rotation)[1],
         )
-        return np.rot90(upright_mask, rotation).ravel()
+        # Empty is the first label: it is the reading's label where no other scores higher.
+        empty = (scores.argmax(axis=1) == 0) & (scores[:, 0] >= SURELY_EMPTY)
+        return np.rot90(empty.reshape(upright), rotation).ravel()
 
     predictions = _timed(
         timings, "classify", lambda: classifier.predict(grid, rows, cols, settled=surely_empty)
