@@ -387,33 +387,48 @@ def _comb_fit(profile: np.ndarray, lines: int, min_period: float, max_period: fl
     """Best (offset, period, contrast) of `lines` equally spaced peaks in a 1-D energy profile.
 
     Contrast compares the energy on the lines with the energy midway between them, less the
-    imbalance between alternate lines.
+    imbalance between alternate lines. Periods and offsets go in 1 px steps; the first best in
+    period order wins. Tooth `k` of the comb at offset `o` lies at `rint(o + k * period)`, which
+    is `o + rint(k * period)` unless the tooth falls half way between two pixels: every tooth of
+    every comb is read at once, as rows of the profile's sliding windows, and only the teeth at
+    half a pixel are placed offset by offset.
     """
     n = len(profile)
     smooth = cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float32), (0, 0), 1.0).ravel()
     peaks = np.maximum.reduce([np.roll(smooth, s) for s in (-2, -1, 0, 1, 2)])
     peaks[:2], peaks[-2:] = smooth[:2], smooth[-2:]
+    periods = np.arange(min_period, max_period, 1.0)
+    periods = periods[periods * (lines - 1) < n - 1]  # combs that fit in the profile
+    if not len(periods):
+        return 0.0, 0.0, -1.0
     k = np.arange(lines)
-    best = (0.0, 0.0, -1.0)
-    for period in np.arange(min_period, max_period, 1.0):
-        span = period * (lines - 1)
-        if span >= n - 1:
-            break
-        offsets = np.arange(0, n - span - 1, 1.0)
-        teeth = np.rint(offsets[:, None] + k[None, :] * period).astype(int)
-        mids = np.rint(offsets[:, None] + (k[None, :-1] + 0.5) * period).astype(int)
-        at = peaks[teeth]
-        on = at.sum(axis=1) / lines
-        off = smooth[mids].sum(axis=1) / (lines - 1)
-        # At half the true period every other tooth sits on a cell centre (letters, not lines):
-        # penalise combs whose even and odd teeth differ.
-        even = at[:, 0::2].sum(axis=1) / len(k[0::2])
-        odd = at[:, 1::2].sum(axis=1) / len(k[1::2])
-        contrast = (on - off) / (on + off + 1e-6) - np.abs(even - odd) / (even + odd + 1e-6)
-        i = int(np.argmax(contrast))
-        if contrast[i] > best[2]:
-            best = (float(offsets[i]), float(period), float(contrast[i]))
-    return best
+    limits = n - periods * (lines - 1) - 1  # offsets below this keep the comb inside
+    offsets = np.arange(0, float(np.ceil(limits[0])), 1.0)
+    count = len(offsets)
+    teeth_at = k[None, :] * periods[:, None]  # (periods, lines), offset 0
+    mids_at = (k[None, :-1] + 0.5) * periods[:, None]
+    teeth, mids = np.rint(teeth_at).astype(int), np.rint(mids_at).astype(int)
+    # Windows of the profile starting at each pixel: row d holds the values at d + offsets.
+    padded_peaks, padded_smooth = np.pad(peaks, (0, count)), np.pad(smooth, (0, count))
+    at = np.lib.stride_tricks.sliding_window_view(padded_peaks, count)[teeth]
+    between = np.lib.stride_tricks.sliding_window_view(padded_smooth, count)[mids]
+    # (periods, lines, offsets). Teeth at half a pixel are placed offset by offset.
+    for values, padded, placed in ((at, padded_peaks, teeth_at), (between, padded_smooth, mids_at)):
+        p, t = np.nonzero(np.abs(placed - np.floor(placed) - 0.5) < 1e-6)
+        if len(p):
+            values[p, t] = padded[np.rint(offsets[None, :] + placed[p, t][:, None]).astype(int)]
+    on = at.sum(axis=1) / lines
+    off = between.sum(axis=1) / (lines - 1)
+    # At half the true period every other tooth sits on a cell centre (letters, not lines):
+    # penalise combs whose even and odd teeth differ.
+    even = at[:, 0::2].sum(axis=1) / len(k[0::2])
+    odd = at[:, 1::2].sum(axis=1) / len(k[1::2])
+    contrast = (on - off) / (on + off + 1e-6) - np.abs(even - odd) / (even + odd + 1e-6)
+    contrast = np.where(offsets[None, :] < limits[:, None], contrast, -np.inf)
+    p, i = np.unravel_index(int(np.argmax(contrast)), contrast.shape)
+    if not contrast[p, i] > -1.0:
+        return 0.0, 0.0, -1.0
+    return float(offsets[i]), float(periods[p]), float(contrast[p, i])
 
 
 def _coarse_grid(
@@ -545,26 +560,27 @@ def _refine(
         hy, hs = _line_points(cols_pooled, ys.astype(float), window)
         vfit = _fit_lines(vx, vs, row_centres, 0.12 * cell)
         hfit = _fit_lines(hy, hs, col_centres, 0.12 * cell)
-        src, dst, inner = [], [], []
         # The quality counts crossings of inner lines only: outer lines are often thicker (a
         # frame) or missing (a cropped photo). Once the estimate is close, the crossings of the
         # outer lines, where found, steady the homography along a side whose inner lines tiles
         # hide; from a rough first estimate they could hold it on inner lines instead.
-        for k in range(cols + 1):
-            for m in range(rows + 1):
-                is_inner = 0 < k < cols and 0 < m < rows
-                if vfit[k, 2] < 0.5 or hfit[m, 2] < 0.5 or not (is_inner or fits):
-                    continue
-                a, b = vfit[k, :2]  # x = a*y + b
-                c, d = hfit[m, :2]  # y = c*x + d
-                y = (c * b + d) / (1 - a * c)
-                src.append((xs[k], ys[m]))
-                dst.append((a * y + b, y))
-                inner.append(is_inner)
-        if sum(inner) < (rows - 1) * (cols - 1) // 4:
+        k, m = (
+            index.ravel()
+            for index in np.meshgrid(np.arange(cols + 1), np.arange(rows + 1), indexing="ij")
+        )
+        inner = (k > 0) & (k < cols) & (m > 0) & (m < rows)
+        used = (vfit[k, 2] >= 0.5) & (hfit[m, 2] >= 0.5) & (inner | bool(fits))
+        k, m, inner = k[used], m[used], inner[used]
+        a, b = vfit[k, 0], vfit[k, 1]  # x = a*y + b
+        c, d = hfit[m, 0], hfit[m, 1]  # y = c*x + d
+        y = (c * b + d) / (1 - a * c)
+        if inner.sum() < (rows - 1) * (cols - 1) // 4:
             return None
         correction, inliers = cv2.findHomography(
-            np.float32(src), np.float32(dst), cv2.RANSAC, 0.1 * cell
+            np.float32(np.stack([xs[k], ys[m]], axis=1)),
+            np.float32(np.stack([a * y + b, y], axis=1)),
+            cv2.RANSAC,
+            0.1 * cell,
         )
         if correction is None:
             return None
@@ -599,7 +615,7 @@ def _parity_imbalance(
     r = max(cell // 8, 1)
     shares = []
     for bands, lines in ((band_x, xs), (band_y, ys)):
-        on = np.stack([bands[1:-1, p - r : p + r + 1].max(axis=1) for p in lines[1:-1]], axis=1)
+        on = _near(bands[1:-1], lines[1:-1], r).max(axis=2)
         even, odd = on[:, 0::2].mean(axis=1), on[:, 1::2].mean(axis=1)
         shares.append(np.abs(even - odd) / (even + odd + 1e-6))
     return float(np.median(np.concatenate(shares)))
@@ -652,13 +668,18 @@ def _cellness(bands: np.ndarray, lines: np.ndarray, cell: int) -> np.ndarray:
     a strip of real cells is cut by every line, a strip of frame or table is not."""
     r = max(cell // 8, 1)
     mids = (lines[:-1] + lines[1:]) // 2
-    on = np.stack([bands[:, p - r : p + r + 1].max(axis=1) for p in lines], axis=1)
-    off = np.stack([bands[:, p - r : p + r + 1].mean(axis=1) for p in mids], axis=1)
+    on = _near(bands, lines, r).max(axis=2)
+    off = _near(bands, mids, r).mean(axis=2)
     on_mean, off_mean = on.mean(axis=1), off.mean(axis=1)
     # A strip much fainter than the grid's typical one (a plain frame or table whose faint
     # texture happens to fall on the lines) is not made of cells, however regular it looks.
     level = _FAINT_STRIP * float(np.median((on_mean + off_mean)[1:-1]))
     return (on_mean - off_mean) / (np.maximum(on_mean + off_mean, level) + 1e-6)
+
+
+def _near(bands: np.ndarray, positions: np.ndarray, r: int) -> np.ndarray:
+    """(bands, positions, 2r + 1): each band's values within `r` px of each position."""
+    return bands[:, positions[:, None] + np.arange(-r, r + 1)[None, :]]
 
 
 def _best_shift(cellness: np.ndarray) -> int:

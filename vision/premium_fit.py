@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate import OPPONENT
-from vision.medians import median_keepdims
+from vision.medians import median_deviations
 from vision.pyramid import canonical_grid, warp
 
 _CELL = 18  # px per cell in the warp
@@ -83,16 +83,15 @@ def _block_starts(count: int) -> list[int]:
     return sorted(set(scaled))
 
 
-def _explained(means: np.ndarray, codes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _explained(
+    means: np.ndarray, groups: np.ndarray, channel_axis: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Share of the colour spread that the squares' kinds explain, per offset: `means` is
-    (..., squares, 3); returns it and the spread per square and channel."""
-    spread = np.abs(means - median_keepdims(means, -2)).sum(axis=(-2, -1))
-    within = sum(
-        np.abs(means[..., m, :] - median_keepdims(means[..., m, :], -2)).sum(axis=(-2, -1))
-        for m in codes
-        if m.sum() > 1
-    )
-    return 1.0 - within / (spread + 1e-6), spread / (means.shape[-2] * 3)
+    (..., squares) with the 3 channels on `channel_axis`, `groups` the squares' kinds as small
+    ints, broadcast against `means`; returns it and the spread per square and channel."""
+    spread = median_deviations(means).sum(axis=channel_axis)
+    within = median_deviations(means, groups).sum(axis=channel_axis)
+    return 1.0 - within / (spread + 1e-6), spread / (means.shape[-1] * 3)
 
 
 def premium_fit(
@@ -111,37 +110,47 @@ def premium_fit(
     offsets = np.arange(-_REACH, _REACH + 1, _STEP)
     trim = int(round(_TRIM * cell))
     blocks = [(r, c) for r in _block_starts(rows) for c in _block_starts(cols)]
+    kinds = np.unique(layout, return_inverse=True)[1].reshape(rows, cols)
+    # Each block's squares (indices into the grid's), and their kinds: all blocks at once.
+    block = min(_BLOCK, rows), min(_BLOCK, cols)
+    squares = np.arange(rows * cols).reshape(rows, cols)
+    block_squares = np.stack(
+        [squares[r : r + block[0], c : c + block[1]].ravel() for r, c in blocks]
+    )
+    block_kinds = kinds.ravel()[block_squares]
     fit = None
     for round_ in range(rounds + 1):
         to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
         sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
         scale = float(sides.mean()) / (cell * (rows + cols) / 2)
         canon = warp(levels, to_canon, (width, height), scale)
-        summed = cv2.integral(canon.astype(np.float32) @ OPPONENT.T)
+        # Channels first: the cells' means come out with the squares last, as the medians
+        # want them, without a transposing copy.
+        summed = np.moveaxis(cv2.integral(canon.astype(np.float32) @ OPPONENT.T), -1, 0)
         whole = np.arange(-_WHOLE, _WHOLE + 1) * cell
 
         def cell_means(dy: np.ndarray, dx: np.ndarray, summed: np.ndarray = summed) -> np.ndarray:
-            """(len(dy), len(dx), rows, cols, 3) mean colours of the cells' windows moved by
+            """(len(dy), len(dx), 3, rows * cols) mean colours of the cells' windows moved by
             each offset."""
             y0 = margin + np.arange(rows) * cell + trim
             x0 = margin + np.arange(cols) * cell + trim
             ya, yb = (y0[None, :] + dy[:, None]), (y0[None, :] + dy[:, None] + cell - 2 * trim)
             xa, xb = (x0[None, :] + dx[:, None]), (x0[None, :] + dx[:, None] + cell - 2 * trim)
-            ya, yb = ya[:, None, :, None], yb[:, None, :, None]
-            xa, xb = xa[None, :, None, :], xb[None, :, None, :]
-            total = summed[yb, xb] - summed[ya, xb] - summed[yb, xa] + summed[ya, xa]
-            return total / float((cell - 2 * trim) ** 2)
+            ya, yb = ya[:, None, None, :, None], yb[:, None, None, :, None]
+            xa, xb = xa[None, :, None, None, :], xb[None, :, None, None, :]
+            ch = np.arange(3)[None, None, :, None, None]
+            total = (
+                summed[ch, yb, xb] - summed[ch, ya, xb] - summed[ch, yb, xa] + summed[ch, ya, xa]
+            )
+            return total.reshape(len(dy), len(dx), 3, -1) / float((cell - 2 * trim) ** 2)
 
         fine = cell_means(offsets, offsets)
         coarse = cell_means(whole, whole)
         src, dst = [], []
-        for r, c in blocks:
-            square = layout[r : r + _BLOCK, c : c + _BLOCK].ravel()
-            codes = [square == code for code in np.unique(square)]
-            part = fine[:, :, r : r + _BLOCK, c : c + _BLOCK].reshape(
-                len(offsets), len(offsets), -1, 3
-            )
-            scores, spread = _explained(part, codes)
+        # (offset y, offset x, channel, block, square): every block's squares at once.
+        block_scores, block_spreads = _explained(fine[..., block_squares], block_kinds, 2)
+        for b, (r, c) in enumerate(blocks):
+            scores, spread = block_scores[:, :, b], block_spreads[:, :, b]
             if float(spread.mean()) < _MIN_SPREAD or scores.max() - scores.min() < MIN_PEAK:
                 continue
             i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
@@ -166,8 +175,7 @@ def premium_fit(
         moved = cv2.perspectiveTransform(src_a.reshape(1, -1, 2), correction).reshape(-1, 2)
         agreeing = int((np.linalg.norm(moved - dst_a, axis=1) <= MAX_RESIDUAL * cell).sum())
         shift = float(np.linalg.norm(dst_a - src_a, axis=1).max()) / cell
-        codes_all = [layout.ravel() == code for code in np.unique(layout)]
-        grid_scores, _ = _explained(coarse.reshape(len(whole), len(whole), -1, 3), codes_all)
+        grid_scores, _ = _explained(coarse, kinds.ravel(), 2)
         score = float(grid_scores[_WHOLE, _WHOLE])
         others = np.delete(grid_scores.ravel(), _WHOLE * (len(whole) + 1))
         grid_margin = score - float(others.max())
