@@ -51,7 +51,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.premium_fit import premium_fit
+from vision.premium_fit import finish, premium_fit, premium_rounds
 from vision.premium_grid import DOUBTFUL, premium_grids, premium_shift
 from vision.pyramid import canonical_grid
 from vision.pyramid import pyramid as _pyramid
@@ -205,9 +205,10 @@ def _settled(
         quality, corners = refined
     # One round of the block fit tells a line fit the premium squares agree with (they would
     # move it little) from one they may not, which the whole fit then settles.
-    glance = None if layout is None else premium_fit(levels, corners, layout, rounds=0)
-    if glance is not None and glance.proposed > _GLANCE:
-        check = premium_fit(levels, corners, layout)
+    fits = None if layout is None else premium_rounds(levels, corners, layout)
+    glance = None if fits is None else next(fits)
+    if fits is not None and glance is not None and glance.proposed > _GLANCE:
+        check = finish(fits, glance)
         if check is not None and check.accepted and check.moved > _MAX_DISAGREEMENT:
             raise BoardNotFound(
                 f"no {rows}x{cols} board grid found (premium squares put the grid "
@@ -625,7 +626,7 @@ def _capped(gx: np.ndarray, gy: np.ndarray, margin: int) -> tuple[np.ndarray, np
     """Line energies capped at a high quantile of the energy inside the grid (`margin` px in from
     the border): the letters on a board full of tiles are far stronger than faint grid lines, and
     would otherwise outweigh them in every strip they lie in."""
-    inside = (gx + gy)[margin:-margin:3, margin:-margin:3]
+    inside = gx[margin:-margin:3, margin:-margin:3] + gy[margin:-margin:3, margin:-margin:3]
     cap = float(np.quantile(inside, _ENERGY_CAP))
     return np.minimum(gx, cap), np.minimum(gy, cap)
 

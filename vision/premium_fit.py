@@ -19,6 +19,8 @@ squares share a colour is known, not the colours.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -103,12 +105,36 @@ def premium_fit(
 
     `levels`: the colour working image's Gaussian pyramid (`vision.pyramid.pyramid`).
     """
+    fits = premium_rounds(levels, corners, layout)
+    first = next(fits)
+    return None if first is None else finish(fits, first, rounds)
+
+
+def finish(
+    fits: Iterator[PremiumFit | None], first: PremiumFit, rounds: int = _ROUNDS
+) -> PremiumFit | None:
+    """The fit after up to `rounds` more rounds of `fits` (`premium_rounds`), whose first round
+    gave `first`: None when one of them finds too few blocks showing their squares."""
+    fit: PremiumFit | None = first
+    for fit in itertools.islice(fits, rounds):
+        if fit is None:
+            return None
+    return fit
+
+
+def premium_rounds(
+    levels: list[np.ndarray], corners: np.ndarray, layout: np.ndarray
+) -> Iterator[PremiumFit | None]:
+    """The rounds of `premium_fit`, one fit each, from `corners`, until the blocks settle (they
+    move less than `_SETTLED`) or too few show their squares (None): a caller that looks at the
+    first round before it decides to go on pays for it once."""
     rows, cols = layout.shape
     start = corners
     cell, margin = _CELL, _MARGIN * _CELL
     ideal, width, height = canonical_grid(rows, cols, cell, margin)
     offsets = np.arange(-_REACH, _REACH + 1, _STEP)
     trim = int(round(_TRIM * cell))
+    window = cell - 2 * trim
     blocks = [(r, c) for r in _block_starts(rows) for c in _block_starts(cols)]
     kinds = np.unique(layout, return_inverse=True)[1].reshape(rows, cols)
     # Each block's squares (indices into the grid's), and their kinds: all blocks at once.
@@ -118,31 +144,27 @@ def premium_fit(
         [squares[r : r + block[0], c : c + block[1]].ravel() for r, c in blocks]
     )
     block_kinds = kinds.ravel()[block_squares]
-    fit = None
-    for round_ in range(rounds + 1):
+    whole = np.arange(-_WHOLE, _WHOLE + 1) * cell
+    channel = np.arange(3)[None, None, :, None, None]
+    while True:
         to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
         sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
         scale = float(sides.mean()) / (cell * (rows + cols) / 2)
         canon = warp(levels, to_canon, (width, height), scale)
-        # Channels first: the cells' means come out with the squares last, as the medians
-        # want them, without a transposing copy.
-        summed = np.moveaxis(cv2.integral(canon.astype(np.float32) @ OPPONENT.T), -1, 0)
-        whole = np.arange(-_WHOLE, _WHOLE + 1) * cell
+        # The mean colour of the window starting at each pixel, channels first: the cells'
+        # means come out with the squares last, as the medians want them.
+        opponent = (canon.astype(np.float32) @ OPPONENT.T).astype(np.float64)
+        box = cv2.boxFilter(opponent, -1, (window, window), anchor=(0, 0))
+        box = np.moveaxis(box, -1, 0)
 
-        def cell_means(dy: np.ndarray, dx: np.ndarray, summed: np.ndarray = summed) -> np.ndarray:
+        def cell_means(dy: np.ndarray, dx: np.ndarray, box: np.ndarray = box) -> np.ndarray:
             """(len(dy), len(dx), 3, rows * cols) mean colours of the cells' windows moved by
             each offset."""
             y0 = margin + np.arange(rows) * cell + trim
             x0 = margin + np.arange(cols) * cell + trim
-            ya, yb = (y0[None, :] + dy[:, None]), (y0[None, :] + dy[:, None] + cell - 2 * trim)
-            xa, xb = (x0[None, :] + dx[:, None]), (x0[None, :] + dx[:, None] + cell - 2 * trim)
-            ya, yb = ya[:, None, None, :, None], yb[:, None, None, :, None]
-            xa, xb = xa[None, :, None, None, :], xb[None, :, None, None, :]
-            ch = np.arange(3)[None, None, :, None, None]
-            total = (
-                summed[ch, yb, xb] - summed[ch, ya, xb] - summed[ch, yb, xa] + summed[ch, ya, xa]
-            )
-            return total.reshape(len(dy), len(dx), 3, -1) / float((cell - 2 * trim) ** 2)
+            ya = (y0[None, :] + dy[:, None])[:, None, None, :, None]
+            xa = (x0[None, :] + dx[:, None])[None, :, None, None, :]
+            return box[channel, ya, xa].reshape(len(dy), len(dx), 3, -1)
 
         fine = cell_means(offsets, offsets)
         coarse = cell_means(whole, whole)
@@ -167,11 +189,13 @@ def premium_fit(
             src.append(centre)
             dst.append((centre[0] + dx, centre[1] + dy))
         if len(src) < 4:
-            return None
+            yield None
+            return
         src_a, dst_a = np.float32(src), np.float32(dst)
         correction, _ = cv2.findHomography(src_a, dst_a, cv2.RANSAC, MAX_RESIDUAL * cell)
         if correction is None:
-            return None
+            yield None
+            return
         moved = cv2.perspectiveTransform(src_a.reshape(1, -1, 2), correction).reshape(-1, 2)
         agreeing = int((np.linalg.norm(moved - dst_a, axis=1) <= MAX_RESIDUAL * cell).sum())
         shift = float(np.linalg.norm(dst_a - src_a, axis=1).max()) / cell
@@ -182,7 +206,7 @@ def premium_fit(
         total = np.linalg.inv(to_canon) @ correction
         corrected = cv2.perspectiveTransform(ideal.reshape(1, 4, 2), total).reshape(4, 2)
         cell_px = float(np.linalg.norm(start - np.roll(start, -1, axis=0), axis=1).mean()) / rows
-        fit = PremiumFit(
+        yield PremiumFit(
             corners,
             len(src),
             agreeing,
@@ -191,10 +215,9 @@ def premium_fit(
             moved=float(np.linalg.norm(corners - start, axis=1).max()) / cell_px,
             proposed=float(np.linalg.norm(corrected - corners, axis=1).max()) / cell_px,
         )
-        if round_ == rounds or shift < _SETTLED:
-            break
+        if shift < _SETTLED:
+            return
         corners = corrected.astype(np.float64)
-    return fit
 
 
 def _connected(mask: np.ndarray, i: int, j: int) -> np.ndarray:
