@@ -125,9 +125,10 @@ def locate_grid(
     work = _pyramid(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
     seen = None if layout is None else np.array([list(line) for line in layout])
     best: tuple[float, np.ndarray] | None = None
+    warped = [_candidate(work, quad, rows, cols) for quad in candidates]
     # The plain energy's combs only when the capped energy's give no grid (see 2. above).
     for capped in (True, False):
-        fit = _best_refined(work, candidates, rows, cols, capped)
+        fit = _best_refined(work, warped, rows, cols, capped)
         if fit is not None and (best is None or fit[0] > best[0]):
             best = fit
         if best is not None and best[0] >= MIN_QUALITY:
@@ -218,12 +219,12 @@ def _settled(
 
 
 def _best_refined(
-    work: list[np.ndarray], candidates: list[np.ndarray], rows: int, cols: int, capped: bool
+    work: list[np.ndarray], candidates: list[_Candidate], rows: int, cols: int, capped: bool
 ) -> tuple[float, np.ndarray] | None:
     """The best (quality, corners) refined from the coarse grids of the best-scoring candidates,
     or None; `capped` caps the energy the combs are fitted to."""
     scored = sorted(
-        (_coarse_grid(work, quad, rows, cols, capped) for quad in candidates),
+        (_coarse_grid(candidate, rows, cols, capped) for candidate in candidates),
         key=lambda item: -item[1],
     )
     best = None
@@ -396,8 +397,8 @@ def _comb_fit(profile: np.ndarray, lines: int, min_period: float, max_period: fl
     """
     n = len(profile)
     smooth = cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float32), (0, 0), 1.0).ravel()
-    peaks = np.maximum.reduce([np.roll(smooth, s) for s in (-2, -1, 0, 1, 2)])
-    peaks[:2], peaks[-2:] = smooth[:2], smooth[-2:]
+    peaks = smooth.copy()  # the largest value within 2 px, away from the ends
+    peaks[2:-2] = np.lib.stride_tricks.sliding_window_view(smooth, 5).max(axis=1)
     periods = np.arange(min_period, max_period, 1.0)
     periods = periods[periods * (lines - 1) < n - 1]  # combs that fit in the profile
     if not len(periods):
@@ -432,12 +433,18 @@ def _comb_fit(profile: np.ndarray, lines: int, min_period: float, max_period: fl
     return float(offsets[i]), float(periods[p]), float(contrast[p, i])
 
 
-def _coarse_grid(
-    work: list[np.ndarray], quad: np.ndarray, rows: int, cols: int, capped: bool
-) -> tuple[np.ndarray | None, float]:
-    """Warp a candidate to a square, find the grid's lines by comb fitting (to the gradient
-    energy, capped as the refinement's when `capped`), return the grid's corners in
-    working-image pixels and the fit contrast (lower of the two axes)."""
+@dataclass(frozen=True)
+class _Candidate:
+    """A candidate quadrilateral warped to a square: the warp, and the gradient energy's
+    profiles across x and across y, plain (False) and capped as the refinement's (True)."""
+
+    to_square: np.ndarray
+    profiles: dict[bool, tuple[np.ndarray, np.ndarray]]
+
+
+def _candidate(work: list[np.ndarray], quad: np.ndarray, rows: int, cols: int) -> _Candidate:
+    """Warp a candidate to a square and sum its gradient energy along each axis, once for the
+    combs of both kinds of energy."""
     side = _CANDIDATE_SIDE
     # A border of half a cell around the candidate: a candidate that is the grid's own outline
     # (a frame in another colour) must show its outer lines whole, with room for the comb.
@@ -449,10 +456,20 @@ def _coarse_grid(
     scale = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean() / side
     warped = _warp(work, to_square, (side + 2 * pad, side + 2 * pad), scale)
     gx, gy = _gradients(warped)
-    if capped:
-        gx, gy = _capped(gx, gy, pad)
+    cx, cy = _capped(gx, gy, pad)
+    profiles = {False: (gx.sum(axis=0), gy.sum(axis=1)), True: (cx.sum(axis=0), cy.sum(axis=1))}
+    return _Candidate(to_square, profiles)
+
+
+def _coarse_grid(
+    candidate: _Candidate, rows: int, cols: int, capped: bool
+) -> tuple[np.ndarray | None, float]:
+    """Find a candidate's grid lines by comb fitting (to the gradient energy, capped as the
+    refinement's when `capped`), return the grid's corners in working-image pixels and the fit
+    contrast (lower of the two axes)."""
+    side = _CANDIDATE_SIDE
     fits = []
-    for energy, lines in ((gx.sum(axis=0), cols + 1), (gy.sum(axis=1), rows + 1)):
+    for energy, lines in zip(candidate.profiles[capped], (cols + 1, rows + 1), strict=True):
         cell = side / (lines - 1)
         fits.append(_comb_fit(energy, lines, 0.3 * cell, 1.02 * cell))
     (x0, px, cx), (y0, py, cy) = fits
@@ -462,7 +479,7 @@ def _coarse_grid(
         [[x0, y0], [x0 + cols * px, y0], [x0 + cols * px, y0 + rows * py], [x0, y0 + rows * py]],
         np.float32,
     )
-    back = cv2.perspectiveTransform(grid.reshape(1, 4, 2), np.linalg.inv(to_square))
+    back = cv2.perspectiveTransform(grid.reshape(1, 4, 2), np.linalg.inv(candidate.to_square))
     return back.reshape(4, 2).astype(np.float64), min(cx, cy)
 
 
