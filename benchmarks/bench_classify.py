@@ -21,6 +21,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from scorer.notation import split_tiles, unbracket  # noqa: E402
 from scorer.variant import load_variant  # noqa: E402
 from training.dataset import (  # noqa: E402
     EDITIONS,
@@ -44,10 +45,11 @@ SEEDS_FROM = 5_000_000
 
 
 def truth_labels(rows: list[str], star: bool) -> list[str]:
+    """The class each cell of board text `rows` should read as (a multi-letter tile is one)."""
     return [
         EMPTY if ch == "." else (STAR if star else BLANK) if ch in "?*" or ch.islower() else ch
         for line in rows
-        for ch in line
+        for ch in map(unbracket, split_tiles(line))
     ]
 
 

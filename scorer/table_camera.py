@@ -91,13 +91,16 @@ class FrameLook:
     """One frame as seen: `found` a board; `moving` squares unlike the previous frame's;
     `changed` squares unlike the settled board's (None: nothing settled yet, as after a restart:
     the whole board is to be read once); `time` in seconds on any steady clock; `edge` squares
-    of the ring just outside the grid unlike the settled board's (an arm lying across it)."""
+    of the ring just outside the grid unlike the settled board's (an arm lying across it);
+    `moved`: the camera was moved since the board settled, so `changed` and `edge` say where the
+    two views differ (every tile's side, shadow and light seen anew), not what a hand did."""
 
     found: bool
     moving: int
     changed: frozenset[Square] | None
     time: float
     edge: int = 0
+    moved: bool = False
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,11 @@ def step(
         )
     since = look.time if state.still_since is None else state.still_since
     held = dataclasses.replace(state, still_since=since, still_frames=state.still_frames + 1)
+    if look.moved:
+        # Seen from elsewhere than when it settled: the board is read once it holds still, as
+        # after a restart, and the tracking tells whether anything was played. Taken for an arm
+        # on the board, a phone knocked over a full board was busy for the rest of the game.
+        look = dataclasses.replace(look, changed=None, edge=0)
     if look.changed is not None and not look.changed and not state.disturbed:
         return dataclasses.replace(held, read=False), FrameStatus.UNCHANGED
     if held.read:

@@ -212,7 +212,9 @@ class TableCameras:
             view = camera.looker.look(data)
         except PhotoError as exc:
             raise ServiceError(PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
-        look = FrameLook(view.found, view.moving, view.changed, self.clock(), view.edge)
+        look = FrameLook(
+            view.found, view.moving, view.changed, self.clock(), view.edge, moved=view.moved
+        )
         camera.state, status = step(camera.state, look, self._camera_config(variant))
         message = _FRAME_MESSAGES[status]
         if status is FrameStatus.BUSY and not view.moving:

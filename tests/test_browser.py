@@ -516,6 +516,46 @@ def test_table_camera_streams_frames_from_the_fake_camera(base_url: str, tmp_pat
         context.close()
 
 
+def test_a_turn_of_two_plays_shows_both_on_the_page(base_url: str, tmp_path: Path) -> None:
+    """A table camera that missed a turn offers the two plays it then sees in turn order: the
+    answer's `moves` holds both sheet lines and `move` the last. The page shows both, each for
+    its own player (it showed only the last). The server's answer to the frame is the one it
+    gives for such a turn, with the game as the two typed moves left it."""
+    expect = sync_api.expect
+    with sync_api.sync_playwright() as playwright:
+        context, page = _launch(
+            playwright,
+            tmp_path / "profile-two",
+            "--use-fake-device-for-media-stream",
+            "--use-fake-ui-for-media-stream",
+        )
+        _english_game_for_ann_and_bob(page, base_url)
+        for move in ("8G CAT", "H8 AT"):
+            page.fill("#typed-move", move)
+            page.click("#typed button[type=submit]")
+            expect(page.locator("#typed-move")).to_have_value("")
+        expect(page.locator("#turn-line")).to_have_text("Ann to play")
+        game = page.evaluate(
+            """async () => {
+                const id = new URLSearchParams(location.hash.slice(1)).get("game");
+                return await (await fetch(`/api/games/${id}`)).json();
+            }"""
+        )
+        lines = game["moves"]
+        answer = {
+            "status": "committed", "message": "two plays: CAT, then AT", "turn_id": "t2",
+            "move": lines[-1], "moves": lines, "events": 2, "corners": None, "changed": [],
+            "game": game,
+        }  # fmt: skip
+        page.route("**/frames", lambda route: route.fulfill(json=answer))
+        page.click("#camera-start")
+        result = page.locator("#result-text")
+        expect(result).to_contain_text("Ann: 8G CAT")
+        expect(result).to_contain_text("Bob: H8 AT")
+        page.click("#camera-stop")
+        context.close()
+
+
 # Chromium's file-fed camera plays a .mjpeg (JPEGs one after another, no header) at a fixed 30
 # frames a second (media/capture/video/file_video_capture_device.cc, kMJpegFrameRate) and loops it.
 MJPEG_FPS = 30

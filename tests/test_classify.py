@@ -14,9 +14,11 @@ from vision.classify import (
     LABELS,
     LATIN,
     LOOK_ALIKES,
+    MODEL_FILE,
     PLAIN_EMPTY_KEPT,
     REFINE_MAX_CELLS,
     SECOND_BELOW,
+    SECOND_MODEL_FILE,
     STAR,
     VISUAL_CLASSES,
     CellClassifier,
@@ -150,8 +152,8 @@ def test_second_model_reads_only_the_cells_the_first_is_unsure_of(
     classifier: CellClassifier,
 ) -> None:
     models = Path(__file__).resolve().parents[1] / "models"
-    first = CellClassifier(models / "cells.onnx")
-    second = CellClassifier(models / "cells_second.onnx")
+    first = CellClassifier(models / MODEL_FILE)
+    second = CellClassifier(models / SECOND_MODEL_FILE)
     crops = first.cut_cells(rendered_grid(EN_ROWS, "en", 515151))
     alone = first.predict_crops(crops, 15, 15).joint
     other = second.predict_crops(crops, 15, 15).joint

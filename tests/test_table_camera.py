@@ -104,6 +104,27 @@ def test_an_arm_held_still_across_the_edge_is_busy_until_stuck() -> None:
     assert statuses == ["busy"] * 8 + ["read", "unchanged"]  # held still 8 s: read once
 
 
+def test_a_still_board_seen_from_a_moved_phone_is_read_once() -> None:
+    """The bench's r1_mike, frame 246: the phone knocked over a board of 70 tiles, under lights
+    that moved with it. Seen anew, 78 squares and 38 of the ring around the board looked unlike
+    the settled board: taken for an arm lying across it, and busy for the rest of the game, as
+    no turn left the board still for 8 s. A moved view is read once it holds still."""
+    seen_anew = frozenset((r, c) for r in range(6) for c in range(13))
+    state, statuses = CameraState(), []
+    for second in range(5):
+        look = FrameLook(True, 200 if second == 0 else 0, seen_anew, float(second), 38, True)
+        state, status = step(state, look, CONFIG)
+        statuses.append(status.value)
+    assert statuses == ["busy", "settling", "read", "busy", "busy"]
+    # Not moved, the same frames are an arm across the edge until stuck.
+    state, statuses = CameraState(), []
+    for second in range(5):
+        look = FrameLook(True, 200 if second == 0 else 0, seen_anew, float(second), 38)
+        state, status = step(state, look, CONFIG)
+        statuses.append(status.value)
+    assert statuses == ["busy"] * 5
+
+
 def test_many_squares_changed_inside_the_edge_are_read() -> None:
     """A lamp's glare over many squares, nothing across the board's edge: the board is read."""
     lit = frozenset((r, c) for r in range(5) for c in range(6))

@@ -1,6 +1,7 @@
 """Cell classifier: cuts a rectified grid image into cells and reads them all in one ONNX call.
 
-The model (models/cells.onnx, described in models/MODEL.md) knows one set of *visual* classes for
+The model (models/cells.onnx, described in models/MODEL.md; read through its int8 copy, as the
+second model is, see below) knows one set of *visual* classes for
 all variants: empty, blank tile, star tile and every letter glyph, with Latin/Cyrillic look-alikes
 (A/А, B/В, ...) merged into one class because they are drawn identically. Its output is the joint
 probability of (text rotation, visual class), so one pass gives both the letters and which way up
@@ -55,12 +56,14 @@ UNORIENTED: frozenset[str] = frozenset({EMPTY, BLANK, STAR})
 # squares in tinted light doubting between empty and a blank tile (8 % of them, 1 in 500 read blank).
 PLAIN_EMPTY_KEPT = 0.3
 
-MODEL_FILE = "cells.onnx"
+# The int8 copies of the trained float models (`training/quantize.py`, models/INT8.md): the same
+# readings of the real photos and the held-out editions in about two thirds of the CPU time.
+MODEL_FILE = "cells.int8.onnx"
 # A second model, trained by the same script for longer (models/cells_second.md), reads again the
 # cells the first one is unsure of and the two are averaged: in rendered games the pair got more
 # turns right than either model alone and kept a blurred Q from passing as a sure O, at a fraction
 # of the cost of reading every cell twice.
-SECOND_MODEL_FILE = "cells_second.onnx"
+SECOND_MODEL_FILE = "cells_second.int8.onnx"
 SECOND_BELOW = 0.95
 CELL_PX = 44
 MARGIN_PX = 6

@@ -819,9 +819,12 @@ function renderResult() {
   } else if (turn.move && turn.move.kind === "withdrawn") {
     lines.push(t("withdrew", { player: turn.move.player, position: turn.move.position, word: shownWord(turn.move.word) }));
   } else if (turn.move) {
-    lines.push(t("committed", { player: turn.move.player, position: turn.move.position, word: shownWord(turn.move.word), score: turn.move.score }));
-    const words = turn.move.words || [];
-    if (words.length > 1) lines.push(words.map((w) => `${shownWord(w.word)} ${w.score}`).join(" · "));
+    // A turn that shows two plays (the camera missed one) answers both, in turn order.
+    for (const move of turn.moves || [turn.move]) {
+      lines.push(t("committed", { player: move.player, position: move.position, word: shownWord(move.word), score: move.score }));
+      const words = move.words || [];
+      if (words.length > 1) lines.push(words.map((w) => `${shownWord(w.word)} ${w.score}`).join(" · "));
+    }
   } else if (turn.status === "needs_review") {
     lines.push(t("no_move"));
   }
@@ -1115,11 +1118,13 @@ function pointsWord(score) {
 // The move just scored, said aloud in the page's language («КОРОВА, одиннадцать очков»).
 function speak(turn) {
   if (!window.speechSynthesis || !turn.move) return;
-  const move = turn.move;
-  const text =
-    move.kind === "play"
-      ? t("spoken_play", { word: shownWord(move.word), score: move.score, points: pointsWord(move.score) })
-      : t("spoken_other", { text: turn.message });
+  const text = (turn.moves || [turn.move])
+    .map((move) =>
+      move.kind === "play"
+        ? t("spoken_play", { word: shownWord(move.word), score: move.score, points: pointsWord(move.score) })
+        : t("spoken_other", { text: turn.message }),
+    )
+    .join(". ");
   const utterance = new SpeechSynthesisUtterance(text);
   utterance.lang = state.lang === "ru" ? "ru-RU" : "en-US";
   window.speechSynthesis.cancel();
