@@ -51,7 +51,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.premium_fit import premium_fit
+from vision.premium_fit import finish, premium_fit, premium_rounds
 from vision.premium_grid import DOUBTFUL, premium_grids, premium_shift
 from vision.pyramid import canonical_grid
 from vision.pyramid import pyramid as _pyramid
@@ -125,9 +125,10 @@ def locate_grid(
     work = _pyramid(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
     seen = None if layout is None else np.array([list(line) for line in layout])
     best: tuple[float, np.ndarray] | None = None
+    warped = [_candidate(work, quad, rows, cols) for quad in candidates]
     # The plain energy's combs only when the capped energy's give no grid (see 2. above).
     for capped in (True, False):
-        fit = _best_refined(work, candidates, rows, cols, capped)
+        fit = _best_refined(work, warped, rows, cols, capped)
         if fit is not None and (best is None or fit[0] > best[0]):
             best = fit
         if best is not None and best[0] >= MIN_QUALITY:
@@ -205,9 +206,10 @@ def _settled(
         quality, corners = refined
     # One round of the block fit tells a line fit the premium squares agree with (they would
     # move it little) from one they may not, which the whole fit then settles.
-    glance = None if layout is None else premium_fit(levels, corners, layout, rounds=0)
-    if glance is not None and glance.proposed > _GLANCE:
-        check = premium_fit(levels, corners, layout)
+    fits = None if layout is None else premium_rounds(levels, corners, layout)
+    glance = None if fits is None else next(fits)
+    if fits is not None and glance is not None and glance.proposed > _GLANCE:
+        check = finish(fits, glance)
         if check is not None and check.accepted and check.moved > _MAX_DISAGREEMENT:
             raise BoardNotFound(
                 f"no {rows}x{cols} board grid found (premium squares put the grid "
@@ -217,12 +219,12 @@ def _settled(
 
 
 def _best_refined(
-    work: list[np.ndarray], candidates: list[np.ndarray], rows: int, cols: int, capped: bool
+    work: list[np.ndarray], candidates: list[_Candidate], rows: int, cols: int, capped: bool
 ) -> tuple[float, np.ndarray] | None:
     """The best (quality, corners) refined from the coarse grids of the best-scoring candidates,
     or None; `capped` caps the energy the combs are fitted to."""
     scored = sorted(
-        (_coarse_grid(work, quad, rows, cols, capped) for quad in candidates),
+        (_coarse_grid(candidate, rows, cols, capped) for candidate in candidates),
         key=lambda item: -item[1],
     )
     best = None
@@ -387,41 +389,62 @@ def _comb_fit(profile: np.ndarray, lines: int, min_period: float, max_period: fl
     """Best (offset, period, contrast) of `lines` equally spaced peaks in a 1-D energy profile.
 
     Contrast compares the energy on the lines with the energy midway between them, less the
-    imbalance between alternate lines.
+    imbalance between alternate lines. Periods and offsets go in 1 px steps; the first best in
+    period order wins. Tooth `k` of the comb at offset `o` lies at `rint(o + k * period)`, which
+    is `o + rint(k * period)` unless the tooth falls half way between two pixels: every tooth of
+    every comb is read at once, as rows of the profile's sliding windows, and only the teeth at
+    half a pixel are placed offset by offset.
     """
     n = len(profile)
     smooth = cv2.GaussianBlur(profile.reshape(1, -1).astype(np.float32), (0, 0), 1.0).ravel()
-    peaks = np.maximum.reduce([np.roll(smooth, s) for s in (-2, -1, 0, 1, 2)])
-    peaks[:2], peaks[-2:] = smooth[:2], smooth[-2:]
+    peaks = smooth.copy()  # the largest value within 2 px, away from the ends
+    peaks[2:-2] = np.lib.stride_tricks.sliding_window_view(smooth, 5).max(axis=1)
+    periods = np.arange(min_period, max_period, 1.0)
+    periods = periods[periods * (lines - 1) < n - 1]  # combs that fit in the profile
+    if not len(periods):
+        return 0.0, 0.0, -1.0
     k = np.arange(lines)
-    best = (0.0, 0.0, -1.0)
-    for period in np.arange(min_period, max_period, 1.0):
-        span = period * (lines - 1)
-        if span >= n - 1:
-            break
-        offsets = np.arange(0, n - span - 1, 1.0)
-        teeth = np.rint(offsets[:, None] + k[None, :] * period).astype(int)
-        mids = np.rint(offsets[:, None] + (k[None, :-1] + 0.5) * period).astype(int)
-        at = peaks[teeth]
-        on = at.sum(axis=1) / lines
-        off = smooth[mids].sum(axis=1) / (lines - 1)
-        # At half the true period every other tooth sits on a cell centre (letters, not lines):
-        # penalise combs whose even and odd teeth differ.
-        even = at[:, 0::2].sum(axis=1) / len(k[0::2])
-        odd = at[:, 1::2].sum(axis=1) / len(k[1::2])
-        contrast = (on - off) / (on + off + 1e-6) - np.abs(even - odd) / (even + odd + 1e-6)
-        i = int(np.argmax(contrast))
-        if contrast[i] > best[2]:
-            best = (float(offsets[i]), float(period), float(contrast[i]))
-    return best
+    limits = n - periods * (lines - 1) - 1  # offsets below this keep the comb inside
+    offsets = np.arange(0, float(np.ceil(limits[0])), 1.0)
+    count = len(offsets)
+    teeth_at = k[None, :] * periods[:, None]  # (periods, lines), offset 0
+    mids_at = (k[None, :-1] + 0.5) * periods[:, None]
+    teeth, mids = np.rint(teeth_at).astype(int), np.rint(mids_at).astype(int)
+    # Windows of the profile starting at each pixel: row d holds the values at d + offsets.
+    padded_peaks, padded_smooth = np.pad(peaks, (0, count)), np.pad(smooth, (0, count))
+    at = np.lib.stride_tricks.sliding_window_view(padded_peaks, count)[teeth]
+    between = np.lib.stride_tricks.sliding_window_view(padded_smooth, count)[mids]
+    # (periods, lines, offsets). Teeth at half a pixel are placed offset by offset.
+    for values, padded, placed in ((at, padded_peaks, teeth_at), (between, padded_smooth, mids_at)):
+        p, t = np.nonzero(np.abs(placed - np.floor(placed) - 0.5) < 1e-6)
+        if len(p):
+            values[p, t] = padded[np.rint(offsets[None, :] + placed[p, t][:, None]).astype(int)]
+    on = at.sum(axis=1) / lines
+    off = between.sum(axis=1) / (lines - 1)
+    # At half the true period every other tooth sits on a cell centre (letters, not lines):
+    # penalise combs whose even and odd teeth differ.
+    even = at[:, 0::2].sum(axis=1) / len(k[0::2])
+    odd = at[:, 1::2].sum(axis=1) / len(k[1::2])
+    contrast = (on - off) / (on + off + 1e-6) - np.abs(even - odd) / (even + odd + 1e-6)
+    contrast = np.where(offsets[None, :] < limits[:, None], contrast, -np.inf)
+    p, i = np.unravel_index(int(np.argmax(contrast)), contrast.shape)
+    if not contrast[p, i] > -1.0:
+        return 0.0, 0.0, -1.0
+    return float(offsets[i]), float(periods[p]), float(contrast[p, i])
 
 
-def _coarse_grid(
-    work: list[np.ndarray], quad: np.ndarray, rows: int, cols: int, capped: bool
-) -> tuple[np.ndarray | None, float]:
-    """Warp a candidate to a square, find the grid's lines by comb fitting (to the gradient
-    energy, capped as the refinement's when `capped`), return the grid's corners in
-    working-image pixels and the fit contrast (lower of the two axes)."""
+@dataclass(frozen=True)
+class _Candidate:
+    """A candidate quadrilateral warped to a square: the warp, and the gradient energy's
+    profiles across x and across y, plain (False) and capped as the refinement's (True)."""
+
+    to_square: np.ndarray
+    profiles: dict[bool, tuple[np.ndarray, np.ndarray]]
+
+
+def _candidate(work: list[np.ndarray], quad: np.ndarray, rows: int, cols: int) -> _Candidate:
+    """Warp a candidate to a square and sum its gradient energy along each axis, once for the
+    combs of both kinds of energy."""
     side = _CANDIDATE_SIDE
     # A border of half a cell around the candidate: a candidate that is the grid's own outline
     # (a frame in another colour) must show its outer lines whole, with room for the comb.
@@ -433,10 +456,20 @@ def _coarse_grid(
     scale = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean() / side
     warped = _warp(work, to_square, (side + 2 * pad, side + 2 * pad), scale)
     gx, gy = _gradients(warped)
-    if capped:
-        gx, gy = _capped(gx, gy, pad)
+    cx, cy = _capped(gx, gy, pad)
+    profiles = {False: (gx.sum(axis=0), gy.sum(axis=1)), True: (cx.sum(axis=0), cy.sum(axis=1))}
+    return _Candidate(to_square, profiles)
+
+
+def _coarse_grid(
+    candidate: _Candidate, rows: int, cols: int, capped: bool
+) -> tuple[np.ndarray | None, float]:
+    """Find a candidate's grid lines by comb fitting (to the gradient energy, capped as the
+    refinement's when `capped`), return the grid's corners in working-image pixels and the fit
+    contrast (lower of the two axes)."""
+    side = _CANDIDATE_SIDE
     fits = []
-    for energy, lines in ((gx.sum(axis=0), cols + 1), (gy.sum(axis=1), rows + 1)):
+    for energy, lines in zip(candidate.profiles[capped], (cols + 1, rows + 1), strict=True):
         cell = side / (lines - 1)
         fits.append(_comb_fit(energy, lines, 0.3 * cell, 1.02 * cell))
     (x0, px, cx), (y0, py, cy) = fits
@@ -446,7 +479,7 @@ def _coarse_grid(
         [[x0, y0], [x0 + cols * px, y0], [x0 + cols * px, y0 + rows * py], [x0, y0 + rows * py]],
         np.float32,
     )
-    back = cv2.perspectiveTransform(grid.reshape(1, 4, 2), np.linalg.inv(to_square))
+    back = cv2.perspectiveTransform(grid.reshape(1, 4, 2), np.linalg.inv(candidate.to_square))
     return back.reshape(4, 2).astype(np.float64), min(cx, cy)
 
 
@@ -545,26 +578,27 @@ def _refine(
         hy, hs = _line_points(cols_pooled, ys.astype(float), window)
         vfit = _fit_lines(vx, vs, row_centres, 0.12 * cell)
         hfit = _fit_lines(hy, hs, col_centres, 0.12 * cell)
-        src, dst, inner = [], [], []
         # The quality counts crossings of inner lines only: outer lines are often thicker (a
         # frame) or missing (a cropped photo). Once the estimate is close, the crossings of the
         # outer lines, where found, steady the homography along a side whose inner lines tiles
         # hide; from a rough first estimate they could hold it on inner lines instead.
-        for k in range(cols + 1):
-            for m in range(rows + 1):
-                is_inner = 0 < k < cols and 0 < m < rows
-                if vfit[k, 2] < 0.5 or hfit[m, 2] < 0.5 or not (is_inner or fits):
-                    continue
-                a, b = vfit[k, :2]  # x = a*y + b
-                c, d = hfit[m, :2]  # y = c*x + d
-                y = (c * b + d) / (1 - a * c)
-                src.append((xs[k], ys[m]))
-                dst.append((a * y + b, y))
-                inner.append(is_inner)
-        if sum(inner) < (rows - 1) * (cols - 1) // 4:
+        k, m = (
+            index.ravel()
+            for index in np.meshgrid(np.arange(cols + 1), np.arange(rows + 1), indexing="ij")
+        )
+        inner = (k > 0) & (k < cols) & (m > 0) & (m < rows)
+        used = (vfit[k, 2] >= 0.5) & (hfit[m, 2] >= 0.5) & (inner | bool(fits))
+        k, m, inner = k[used], m[used], inner[used]
+        a, b = vfit[k, 0], vfit[k, 1]  # x = a*y + b
+        c, d = hfit[m, 0], hfit[m, 1]  # y = c*x + d
+        y = (c * b + d) / (1 - a * c)
+        if inner.sum() < (rows - 1) * (cols - 1) // 4:
             return None
         correction, inliers = cv2.findHomography(
-            np.float32(src), np.float32(dst), cv2.RANSAC, 0.1 * cell
+            np.float32(np.stack([xs[k], ys[m]], axis=1)),
+            np.float32(np.stack([a * y + b, y], axis=1)),
+            cv2.RANSAC,
+            0.1 * cell,
         )
         if correction is None:
             return None
@@ -599,7 +633,7 @@ def _parity_imbalance(
     r = max(cell // 8, 1)
     shares = []
     for bands, lines in ((band_x, xs), (band_y, ys)):
-        on = np.stack([bands[1:-1, p - r : p + r + 1].max(axis=1) for p in lines[1:-1]], axis=1)
+        on = _near(bands[1:-1], lines[1:-1], r).max(axis=2)
         even, odd = on[:, 0::2].mean(axis=1), on[:, 1::2].mean(axis=1)
         shares.append(np.abs(even - odd) / (even + odd + 1e-6))
     return float(np.median(np.concatenate(shares)))
@@ -609,7 +643,7 @@ def _capped(gx: np.ndarray, gy: np.ndarray, margin: int) -> tuple[np.ndarray, np
     """Line energies capped at a high quantile of the energy inside the grid (`margin` px in from
     the border): the letters on a board full of tiles are far stronger than faint grid lines, and
     would otherwise outweigh them in every strip they lie in."""
-    inside = (gx + gy)[margin:-margin:3, margin:-margin:3]
+    inside = gx[margin:-margin:3, margin:-margin:3] + gy[margin:-margin:3, margin:-margin:3]
     cap = float(np.quantile(inside, _ENERGY_CAP))
     return np.minimum(gx, cap), np.minimum(gy, cap)
 
@@ -652,13 +686,18 @@ def _cellness(bands: np.ndarray, lines: np.ndarray, cell: int) -> np.ndarray:
     a strip of real cells is cut by every line, a strip of frame or table is not."""
     r = max(cell // 8, 1)
     mids = (lines[:-1] + lines[1:]) // 2
-    on = np.stack([bands[:, p - r : p + r + 1].max(axis=1) for p in lines], axis=1)
-    off = np.stack([bands[:, p - r : p + r + 1].mean(axis=1) for p in mids], axis=1)
+    on = _near(bands, lines, r).max(axis=2)
+    off = _near(bands, mids, r).mean(axis=2)
     on_mean, off_mean = on.mean(axis=1), off.mean(axis=1)
     # A strip much fainter than the grid's typical one (a plain frame or table whose faint
     # texture happens to fall on the lines) is not made of cells, however regular it looks.
     level = _FAINT_STRIP * float(np.median((on_mean + off_mean)[1:-1]))
     return (on_mean - off_mean) / (np.maximum(on_mean + off_mean, level) + 1e-6)
+
+
+def _near(bands: np.ndarray, positions: np.ndarray, r: int) -> np.ndarray:
+    """(bands, positions, 2r + 1): each band's values within `r` px of each position."""
+    return bands[:, positions[:, None] + np.arange(-r, r + 1)[None, :]]
 
 
 def _best_shift(cellness: np.ndarray) -> int:

@@ -19,13 +19,15 @@ squares share a colour is known, not the colours.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from vision.calibrate import OPPONENT
-from vision.medians import median_keepdims
+from vision.medians import median_deviations
 from vision.pyramid import canonical_grid, warp
 
 _CELL = 18  # px per cell in the warp
@@ -83,16 +85,15 @@ def _block_starts(count: int) -> list[int]:
     return sorted(set(scaled))
 
 
-def _explained(means: np.ndarray, codes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def _explained(
+    means: np.ndarray, groups: np.ndarray, channel_axis: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Share of the colour spread that the squares' kinds explain, per offset: `means` is
-    (..., squares, 3); returns it and the spread per square and channel."""
-    spread = np.abs(means - median_keepdims(means, -2)).sum(axis=(-2, -1))
-    within = sum(
-        np.abs(means[..., m, :] - median_keepdims(means[..., m, :], -2)).sum(axis=(-2, -1))
-        for m in codes
-        if m.sum() > 1
-    )
-    return 1.0 - within / (spread + 1e-6), spread / (means.shape[-2] * 3)
+    (..., squares) with the 3 channels on `channel_axis`, `groups` the squares' kinds as small
+    ints, broadcast against `means`; returns it and the spread per square and channel."""
+    spread = median_deviations(means).sum(axis=channel_axis)
+    within = median_deviations(means, groups).sum(axis=channel_axis)
+    return 1.0 - within / (spread + 1e-6), spread / (means.shape[-1] * 3)
 
 
 def premium_fit(
@@ -104,44 +105,74 @@ def premium_fit(
 
     `levels`: the colour working image's Gaussian pyramid (`vision.pyramid.pyramid`).
     """
+    fits = premium_rounds(levels, corners, layout)
+    first = next(fits)
+    return None if first is None else finish(fits, first, rounds)
+
+
+def finish(
+    fits: Iterator[PremiumFit | None], first: PremiumFit, rounds: int = _ROUNDS
+) -> PremiumFit | None:
+    """The fit after up to `rounds` more rounds of `fits` (`premium_rounds`), whose first round
+    gave `first`: None when one of them finds too few blocks showing their squares."""
+    fit: PremiumFit | None = first
+    for fit in itertools.islice(fits, rounds):
+        if fit is None:
+            return None
+    return fit
+
+
+def premium_rounds(
+    levels: list[np.ndarray], corners: np.ndarray, layout: np.ndarray
+) -> Iterator[PremiumFit | None]:
+    """The rounds of `premium_fit`, one fit each, from `corners`, until the blocks settle (they
+    move less than `_SETTLED`) or too few show their squares (None): a caller that looks at the
+    first round before it decides to go on pays for it once."""
     rows, cols = layout.shape
     start = corners
     cell, margin = _CELL, _MARGIN * _CELL
     ideal, width, height = canonical_grid(rows, cols, cell, margin)
     offsets = np.arange(-_REACH, _REACH + 1, _STEP)
     trim = int(round(_TRIM * cell))
+    window = cell - 2 * trim
     blocks = [(r, c) for r in _block_starts(rows) for c in _block_starts(cols)]
-    fit = None
-    for round_ in range(rounds + 1):
+    kinds = np.unique(layout, return_inverse=True)[1].reshape(rows, cols)
+    # Each block's squares (indices into the grid's), and their kinds: all blocks at once.
+    block = min(_BLOCK, rows), min(_BLOCK, cols)
+    squares = np.arange(rows * cols).reshape(rows, cols)
+    block_squares = np.stack(
+        [squares[r : r + block[0], c : c + block[1]].ravel() for r, c in blocks]
+    )
+    block_kinds = kinds.ravel()[block_squares]
+    whole = np.arange(-_WHOLE, _WHOLE + 1) * cell
+    channel = np.arange(3)[None, None, :, None, None]
+    while True:
         to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
         sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
         scale = float(sides.mean()) / (cell * (rows + cols) / 2)
         canon = warp(levels, to_canon, (width, height), scale)
-        summed = cv2.integral(canon.astype(np.float32) @ OPPONENT.T)
-        whole = np.arange(-_WHOLE, _WHOLE + 1) * cell
+        # The mean colour of the window starting at each pixel, channels first: the cells'
+        # means come out with the squares last, as the medians want them.
+        opponent = (canon.astype(np.float32) @ OPPONENT.T).astype(np.float64)
+        box = cv2.boxFilter(opponent, -1, (window, window), anchor=(0, 0))
+        box = np.moveaxis(box, -1, 0)
 
-        def cell_means(dy: np.ndarray, dx: np.ndarray, summed: np.ndarray = summed) -> np.ndarray:
-            """(len(dy), len(dx), rows, cols, 3) mean colours of the cells' windows moved by
+        def cell_means(dy: np.ndarray, dx: np.ndarray, box: np.ndarray = box) -> np.ndarray:
+            """(len(dy), len(dx), 3, rows * cols) mean colours of the cells' windows moved by
             each offset."""
             y0 = margin + np.arange(rows) * cell + trim
             x0 = margin + np.arange(cols) * cell + trim
-            ya, yb = (y0[None, :] + dy[:, None]), (y0[None, :] + dy[:, None] + cell - 2 * trim)
-            xa, xb = (x0[None, :] + dx[:, None]), (x0[None, :] + dx[:, None] + cell - 2 * trim)
-            ya, yb = ya[:, None, :, None], yb[:, None, :, None]
-            xa, xb = xa[None, :, None, :], xb[None, :, None, :]
-            total = summed[yb, xb] - summed[ya, xb] - summed[yb, xa] + summed[ya, xa]
-            return total / float((cell - 2 * trim) ** 2)
+            ya = (y0[None, :] + dy[:, None])[:, None, None, :, None]
+            xa = (x0[None, :] + dx[:, None])[None, :, None, None, :]
+            return box[channel, ya, xa].reshape(len(dy), len(dx), 3, -1)
 
         fine = cell_means(offsets, offsets)
         coarse = cell_means(whole, whole)
         src, dst = [], []
-        for r, c in blocks:
-            square = layout[r : r + _BLOCK, c : c + _BLOCK].ravel()
-            codes = [square == code for code in np.unique(square)]
-            part = fine[:, :, r : r + _BLOCK, c : c + _BLOCK].reshape(
-                len(offsets), len(offsets), -1, 3
-            )
-            scores, spread = _explained(part, codes)
+        # (offset y, offset x, channel, block, square): every block's squares at once.
+        block_scores, block_spreads = _explained(fine[..., block_squares], block_kinds, 2)
+        for b, (r, c) in enumerate(blocks):
+            scores, spread = block_scores[:, :, b], block_spreads[:, :, b]
             if float(spread.mean()) < _MIN_SPREAD or scores.max() - scores.min() < MIN_PEAK:
                 continue
             i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
@@ -158,23 +189,24 @@ def premium_fit(
             src.append(centre)
             dst.append((centre[0] + dx, centre[1] + dy))
         if len(src) < 4:
-            return None
+            yield None
+            return
         src_a, dst_a = np.float32(src), np.float32(dst)
         correction, _ = cv2.findHomography(src_a, dst_a, cv2.RANSAC, MAX_RESIDUAL * cell)
         if correction is None:
-            return None
+            yield None
+            return
         moved = cv2.perspectiveTransform(src_a.reshape(1, -1, 2), correction).reshape(-1, 2)
         agreeing = int((np.linalg.norm(moved - dst_a, axis=1) <= MAX_RESIDUAL * cell).sum())
         shift = float(np.linalg.norm(dst_a - src_a, axis=1).max()) / cell
-        codes_all = [layout.ravel() == code for code in np.unique(layout)]
-        grid_scores, _ = _explained(coarse.reshape(len(whole), len(whole), -1, 3), codes_all)
+        grid_scores, _ = _explained(coarse, kinds.ravel(), 2)
         score = float(grid_scores[_WHOLE, _WHOLE])
         others = np.delete(grid_scores.ravel(), _WHOLE * (len(whole) + 1))
         grid_margin = score - float(others.max())
         total = np.linalg.inv(to_canon) @ correction
         corrected = cv2.perspectiveTransform(ideal.reshape(1, 4, 2), total).reshape(4, 2)
         cell_px = float(np.linalg.norm(start - np.roll(start, -1, axis=0), axis=1).mean()) / rows
-        fit = PremiumFit(
+        yield PremiumFit(
             corners,
             len(src),
             agreeing,
@@ -183,10 +215,9 @@ def premium_fit(
             moved=float(np.linalg.norm(corners - start, axis=1).max()) / cell_px,
             proposed=float(np.linalg.norm(corrected - corners, axis=1).max()) / cell_px,
         )
-        if round_ == rounds or shift < _SETTLED:
-            break
+        if shift < _SETTLED:
+            return
         corners = corrected.astype(np.float64)
-    return fit
 
 
 def _connected(mask: np.ndarray, i: int, j: int) -> np.ndarray:

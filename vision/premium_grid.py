@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate import OPPONENT
-from vision.medians import median_keepdims
+from vision.medians import median_deviations
 
 _PREMIUM_REACH = 2  # whole cells the premium check may move the grid by, each way
 # A premium-based move must explain this much more of the colour spread, and this many times as
@@ -59,11 +59,10 @@ def premium_shift(colour: np.ndarray, corners: np.ndarray, layout: np.ndarray):
     windows = np.stack(
         [means[reach + dy : reach + dy + rows, reach + dx : reach + dx + cols] for dx, dy in shifts]
     )  # (shifts, rows, cols, 3)
-    total = np.abs(windows - np.median(windows, axis=(1, 2), keepdims=True)).sum(axis=(1, 2, 3))
-    within = np.zeros(len(shifts))
-    for code in np.unique(layout):
-        squares = windows[:, layout == code]  # (shifts, n, 3)
-        within += np.abs(squares - np.median(squares, axis=1, keepdims=True)).sum(axis=(1, 2))
+    values = np.swapaxes(windows.reshape(len(shifts), rows * cols, 3), 1, 2)
+    total = median_deviations(values).sum(axis=1)
+    kinds = np.unique(layout, return_inverse=True)[1].ravel()
+    within = median_deviations(values, kinds).sum(axis=1)
     scores = dict(zip(shifts, 1.0 - within / (total + 1e-6), strict=True))
     (dx, dy), best = max(scores.items(), key=lambda item: item[1])
     if (dx, dy) == (0, 0):
@@ -88,7 +87,7 @@ def premium_grids(
     rows, cols = layout.shape
     side = _PREMIUM_SEARCH_SIDE
     canonical = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
-    codes = [layout.ravel() == code for code in np.unique(layout)]
+    kinds = np.unique(layout, return_inverse=True)[1].ravel()
     insets = np.linspace(0.0, _PREMIUM_MAX_INSET, _PREMIUM_STEPS)
     even = np.stack([insets, 1 - insets], axis=1)
     fine = np.linspace(-_PREMIUM_FINE, _PREMIUM_FINE, 2 * _PREMIUM_FINE_STEPS + 1)
@@ -98,23 +97,26 @@ def premium_grids(
         canon = cv2.warpPerspective(
             colour, to_canon, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
         )
-        summed = cv2.integral(canon.astype(np.float32) @ OPPONENT.T)
+        # Channels first: the cells' means come out with the squares last, as the medians
+        # want them, without a transposing copy.
+        summed = np.moveaxis(cv2.integral(canon.astype(np.float32) @ OPPONENT.T), -1, 0)
 
         def explained(ys: np.ndarray, xs: np.ndarray, summed: np.ndarray = summed) -> np.ndarray:
             """[len(ys), len(xs)] share of the spread explained for grids spanning each
             (top, bottom) of ys and (left, right) of xs, as fractions of the warp."""
             y0, y1 = _cell_windows(ys, rows, side)
             x0, x1 = _cell_windows(xs, cols, side)
-            y0, y1 = y0[:, None, :, None], y1[:, None, :, None]
-            x0, x1 = x0[None, :, None, :], x1[None, :, None, :]
-            area = ((y1 - y0) * (x1 - x0)).clip(1)[..., None]
-            means = (summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]) / area
-            means = means.reshape(len(ys), len(xs), rows * cols, 3)
-            spread = np.abs(means - median_keepdims(means, 2)).sum(axis=(2, 3))
-            within = sum(
-                np.abs(means[:, :, m] - median_keepdims(means[:, :, m], 2)).sum(axis=(2, 3))
-                for m in codes
+            y0, y1 = y0[:, None, None, :, None], y1[:, None, None, :, None]
+            x0, x1 = x0[None, :, None, None, :], x1[None, :, None, None, :]
+            ch = np.arange(3)[None, None, :, None, None]
+            area = ((y1 - y0) * (x1 - x0)).clip(1)
+            total = (
+                summed[ch, y1, x1] - summed[ch, y0, x1] - summed[ch, y1, x0] + summed[ch, y0, x0]
             )
+            # (top and bottom, left and right, channel, square)
+            values = (total / area).reshape(len(ys), len(xs), 3, rows * cols)
+            spread = median_deviations(values).sum(axis=2)
+            within = median_deviations(values, kinds).sum(axis=2)
             # A plain surface (a blank page) has no spread to explain.
             flat = spread < _PREMIUM_MIN_SPREAD * rows * cols * 3
             return np.where(flat, 0.0, 1.0 - within / (spread + 1e-6))
