@@ -168,6 +168,10 @@ def base_url(tmp_path: Path, camera: FakeCamera) -> Iterator[str]:
     yield from serve(app)
 
 
+# Chromium's own fake camera, granted without a prompt.
+FAKE_CAMERA = ("--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream")
+
+
 def _launch(playwright: object, profile: Path, *args: str) -> tuple[object, object]:
     """A headless chromium with its own profile directory (one phone) and extra `args`: the
     context and its page."""
@@ -495,8 +499,7 @@ def test_table_camera_streams_frames_from_the_fake_camera(base_url: str, tmp_pat
         context, page = _launch(
             playwright,
             tmp_path / "profile-stand",
-            "--use-fake-device-for-media-stream",
-            "--use-fake-ui-for-media-stream",
+            *FAKE_CAMERA,
         )
         frames: list[object] = []
         page.on("request", lambda r: frames.append(r) if r.url.endswith("/frames") else None)
@@ -530,8 +533,7 @@ def test_a_turn_of_two_plays_shows_both_on_the_page(base_url: str, tmp_path: Pat
         context, page = _launch(
             playwright,
             tmp_path / "profile-two",
-            "--use-fake-device-for-media-stream",
-            "--use-fake-ui-for-media-stream",
+            *FAKE_CAMERA,
         )
         _english_game_for_ann_and_bob(page, base_url)
         for move in ("8G CAT", "H8 AT"):
@@ -621,8 +623,7 @@ def test_table_camera_scores_a_rendered_game(vision_url: str, video: Path, tmp_p
         context, page = _launch(
             playwright,
             tmp_path / "profile-stand",
-            "--use-fake-device-for-media-stream",
-            "--use-fake-ui-for-media-stream",
+            *FAKE_CAMERA,
             f"--use-file-for-fake-video-capture={video}",
         )
         errors: list[str] = []

@@ -27,7 +27,7 @@ import numpy as np
 import onnx
 
 from training.dataset import Crops, build
-from vision.classify import VISUAL_CLASSES, joint_probabilities
+from vision.classify import VISUAL_CLASSES, CellClassifier
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 FLOAT_MODELS = ("cells.onnx", "cells_second.onnx")
@@ -100,12 +100,6 @@ def all_turns(crops: np.ndarray) -> np.ndarray:
     return np.stack([np.rot90(crop, i % 4) for i, crop in enumerate(crops)])
 
 
-def _session(path: Path):  # noqa: ANN202 - onnxruntime is imported lazily
-    import onnxruntime as ort
-
-    return ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-
-
 def agreement(float_model: Path, int8_model: Path, heldout: Crops) -> dict[str, float]:
     """How the int8 copy reads `heldout`'s upright crops, turned as `all_turns` turns them,
     against its float model: each one's share of classes right, the share of crops both give
@@ -113,10 +107,8 @@ def agreement(float_model: Path, int8_model: Path, heldout: Crops) -> dict[str, 
     of the top class's probability."""
     crops = all_turns(heldout.images)
     probs = [
-        np.concatenate(
-            [joint_probabilities(session, crops[i : i + 256]) for i in range(0, len(crops), 256)]
-        )
-        for session in (_session(float_model), _session(int8_model))
+        CellClassifier(model).predict_crops(crops, 1, len(crops)).joint
+        for model in (float_model, int8_model)
     ]
     (f_class, q_class), (f_turn, q_turn) = ([p.sum(axis=axis) for p in probs] for axis in (1, 2))
     gap = np.abs(f_class.max(axis=1) - q_class.max(axis=1))
