@@ -312,6 +312,9 @@ def _try(
 _MAX_COMBINATIONS = 4096
 # Known tiles that may look gone at once before the photo is doubted (a hand, glare).
 _HIDDEN_LIMIT = 3
+# How far (in rows and columns) from a known tile that looks gone whatever hides it (a hand,
+# glare) may hide a new tile too.
+_HIDDEN_REACH = 3
 
 
 def track(
@@ -343,7 +346,8 @@ def track(
     Known tiles stay known: one read as another letter, or as empty, is a misread and keeps its
     letter, unless exactly the last play's tiles look gone (a withdrawn play), most of them do
     (a play partly taken back?) or several known tiles look gone at once (a hand, glare): those
-    need review. New tiles read with low confidence, and letters the set has run out of, are
+    need review, but for the last when the play read with them kept lies clear of them (a hand
+    or a glare there cannot hide a tile of it: see `_clear_of`). New tiles read with low confidence, and letters the set has run out of, are
     settled when exactly one choice makes a legal play whose words can be valid, or when only one
     choice is legal at all and no word the dictionary lacks runs through a doubtful tile.
     """
@@ -410,7 +414,24 @@ def track(
             settled,
             uncertain,
         )
-    if not taken_back and len(set(gone) - steady) >= _HIDDEN_LIMIT:
+    hidden = frozenset(gone) - steady
+    if not taken_back and len(hidden) >= _HIDDEN_LIMIT:
+        # The known tiles stay on the board whether something hides them or they only look
+        # gone, so the move is the photo's unless what hides them hides a tile of it too: the
+        # photo read with them kept is taken when its play lies clear of them.
+        kept = track(
+            known,
+            reading,
+            variant,
+            dictionary,
+            last_play,
+            thresholds,
+            steady | hidden,
+            labels,
+            answered,
+        )
+        if _clear_of(kept, hidden):
+            return kept
         return _gone_review(
             known,
             gone,
@@ -538,6 +559,27 @@ def track(
 
     _, kind, board, play = outcomes[0]
     return _finish(kind, board, play, known, variant, dictionary, rotation, misreads, read_board)
+
+
+def _clear_of(result: TrackResult, hidden: frozenset[Square]) -> bool:
+    """Whether `result` commits a play that no tile hidden near the `hidden` squares (within
+    `_HIDDEN_REACH`) can belong to: a hidden tile of the play would lie in its line, next to
+    its tiles, so every empty square just past a run of tiles through a new tile, either way,
+    must lie farther away. A pass or a withdrawal is never clear: a hidden play would look so."""
+    board = result.board
+    if result.status is not TurnStatus.COMMITTED or result.kind is not ChangeKind.PLAY:
+        return False
+    if result.play is None or board is None:
+        return False
+    ends = set()
+    for r, c in (p.square for p in result.play.placements):
+        for dr, dc in _STEPS:
+            row, col = r + dr, c + dc
+            while board.in_bounds(row, col) and board.get(row, col) is not None:
+                row, col = row + dr, col + dc
+            if board.in_bounds(row, col):
+                ends.add((row, col))
+    return all(max(abs(r - hr), abs(c - hc)) > _HIDDEN_REACH for r, c in ends for hr, hc in hidden)
 
 
 def _lone_labels(

@@ -211,6 +211,25 @@ def test_known_tiles_gone_in_the_previous_photo_too_are_not_asked_again() -> Non
     assert track(known, hand, RU, None, steady=frozenset(pale)).status is TurnStatus.NEEDS_REVIEW
 
 
+def test_known_tiles_gone_far_from_a_clear_play_keep_their_letters() -> None:
+    # КОРОВА across row 8, АТЛАС down column G; СОК laid across row 12 from the С. Three tiles
+    # of КОРОВА read as empty squares (glare at the board's edge) lie farther than a hand over
+    # them could hide a tile of СОК: the play is recorded, the three kept as misreads.
+    known = board((7, 1, "КОРОВА", True), (7, 6, "АТЛАС", False))
+    after = known.place({(11, 7): Tile("О"), (11, 8): Tile("К")})
+    far = [(7, 1), (7, 2), (7, 3)]
+    result = track(known, reading_of(after.place(dict.fromkeys(far))), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "СОК"
+    assert result.board == after and result.gone == frozenset(far)
+    # Three tiles gone nearer the play: whatever hides them may hide a tile of it (H11, under
+    # the О, is within reach of G8): asked.
+    near = [(7, 4), (7, 5), (7, 6)]
+    result = track(known, reading_of(after.place(dict.fromkeys(near))), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
+    assert [c.square for c in result.uncertain] == near
+
+
 def test_an_unreadable_cell_review_lists_the_other_doubtful_tiles_too() -> None:
     # A new tile read 0.94 (not sure) and a cell below it nothing explains: both are asked, so
     # that answering the unreadable one cannot leave the new tile out of the move.
