@@ -285,15 +285,31 @@ def _narrowed(outcomes: list[_Outcome], squares: list[Square]) -> dict[Square, l
     return {s: sorted({o[0][i] for o in outcomes}) for i, s in enumerate(squares)}
 
 
+_Run = tuple[str, int, int, bool]
+
+
+def _invalid_runs(play: ScoredPlay | None, dictionary: Dictionary | None) -> set[_Run]:
+    """The words of `play` the dictionary lacks, each with where it lies (word, row, col,
+    across)."""
+    if play is None:
+        return set()
+    invalid = set(_words_verdicts(play, dictionary)[0]) if dictionary is not None else set()
+    return {(w.word, w.row, w.col, w.across) for w in play.words if w.word in invalid}
+
+
 def _spellable(
-    board: Board, play: ScoredPlay, variant: Variant, dictionary: Dictionary | None
+    board: Board,
+    play: ScoredPlay,
+    variant: Variant,
+    dictionary: Dictionary | None,
+    alike: frozenset[_Run] = frozenset(),
 ) -> bool:
-    """Whether the play's words can all be valid: none is invalid, and its new unknown blanks
-    can stand for letters that make the words through them valid."""
+    """Whether the play's words can all be valid: none is invalid but those of `alike` (words
+    every reading makes, which tell none apart), and its new unknown blanks can stand for
+    letters that make the words through them valid."""
     if dictionary is None or not dictionary.checks_words:
         return True
-    invalid, _ = _words_verdicts(play, dictionary)
-    if invalid:
+    if not _invalid_runs(play, dictionary) <= alike:
         return False
     blanks = [p.square for p in play.placements if p.tile.letter == UNKNOWN_BLANK]
     return not blanks or bool(blank_assignments(board, variant, dictionary, blanks))
@@ -514,6 +530,18 @@ def track(
         legal.append((combo, kind, board, play))
         if not squares or play is None or _spellable(board, play, variant, dictionary):
             outcomes.append(legal[-1])
+    if not outcomes and len(legal) > 1:
+        # A word the dictionary lacks that every legal reading makes alike, the same letters on
+        # the same squares (OMA beside a doubtful B/R: BARN and JOB, or RARN and JOR), tells none
+        # of them apart: their other words do, and the play read is then recorded with it
+        # flagged, as a phony is (the server asks about it, `scorer.turns.phonies_confirmed`).
+        alike = frozenset.intersection(*(frozenset(_invalid_runs(o[3], dictionary)) for o in legal))
+        if alike:
+            outcomes = [
+                o
+                for o in legal
+                if o[3] is not None and _spellable(o[2], o[3], variant, dictionary, alike)
+            ]
     if not outcomes and len(legal) == 1:
         # The dictionary settles between readings; it does not veto the only legal one. A word
         # it lacks stands as played (a phony, or a word missing from the list) unless it runs

@@ -481,3 +481,28 @@ def test_the_only_legal_reading_of_a_doubtful_tile_stands_when_its_word_is_attes
     assert result.status is TurnStatus.COMMITTED, result.message
     assert result.play is not None and result.play.word == "BOEK"
     assert result.attested_words == ("BOEK",)
+
+
+def test_a_word_every_reading_makes_alike_does_not_keep_the_others_from_settling(
+    tmp_path,
+) -> None:
+    # BARN across row 10 under YOM, its B doubtful (R 0.06): the B makes JOB, the R JOR and
+    # RARN; OMA, down column E over sure tiles, is the list's lack either way. It tells the
+    # readings nothing: the B is read, and the play recorded with OMA flagged.
+    en = load_variant("en")
+    words = tmp_path / "words.txt"
+    words.write_text("BARN\nJOB\nJOULE\nYOM\n", encoding="utf-8")
+    known = Board.from_rows(
+        ["." * 15] * 7 + ["...JOULE......."] + ["..YOM.........."] + ["." * 15] * 6
+    )
+    after = known.place({(9, 3 + i): Tile(ch) for i, ch in enumerate("BARN")})
+    doubt = {(9, 3): [("B", 0.92), ("R", 0.06), ("H", 0.02)]}
+    result = track(known, reading_of(after, doubt), en, WordListDictionary(words))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "BARN"
+    assert result.invalid_words == ("OMA",)
+    # With JOR a word too, both readings stand: asked.
+    words.write_text("BARN\nJOB\nJOR\nJOULE\nRARN\nYOM\n", encoding="utf-8")
+    result = track(known, reading_of(after, doubt), en, WordListDictionary(words))
+    assert result.status is TurnStatus.NEEDS_REVIEW
+    assert [c.square for c in result.uncertain] == [(9, 3)]
