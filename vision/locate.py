@@ -30,7 +30,8 @@
    finally move by whole cells to where squares of the same premium look most alike; when they
    point elsewhere without settling it, or the grid does not fit where they point, or the
    premium squares fitted block by block (`vision.premium_fit`) agree on a grid part of a cell
-   away from the lines (lines fitted to wood grain), the line fit is not taken.
+   away from the lines and explain clearly more of the colours there (lines fitted to wood
+   grain), the line fit is not taken.
 5. Boards without visible lines, and line fits not taken. When the layout is known, the grid is
    sought from its premium squares (`vision.premium_grid.premium_grids`): inside each candidate
    outline, the inset (the frame) at which squares of one premium kind look most alike; from
@@ -80,6 +81,13 @@ _PREMIUM_MOVES = 3  # rounds of whole-cell moves the premium squares may make
 # Cells between a line fit and the grid its premium squares agree on, block by block, beyond
 # which the lines are not the grid's: correct line fits measured 0.01-0.25 from it.
 _MAX_DISAGREEMENT = 0.4
+# ...and only when the layout explains more of the colours there than at the lines' grid, by
+# this share of what it explains at the lines' grid beyond the grid a cell or two away (how
+# clearly this photo's premium squares tell grids apart). Lines on wood grain or misprinted a
+# third to half a cell off straddle the squares: 0.5 to many times that share. On a board
+# crowded with tiles the block fit drifted off correct lines (a cell, where blue tiles pass for
+# blue premium squares) and explained at most 0.27 times that share more there.
+_OVERRULE = 0.4
 _GLANCE = 0.25  # cells a first round of the block fit must move a corner to look further
 # Outlines, best first by their premium squares, that the premium squares alone may start from.
 _PREMIUM_STARTS = 3
@@ -192,7 +200,8 @@ def _settled(
     again after a move while they still point elsewhere; raises `BoardNotFound` when the grid
     does not fit as well there, when they point elsewhere without settling it, or when the
     premium squares, fitted block by block from this grid, agree on a grid part of a cell away
-    (lines fitted to wood grain or to the premium squares' edges)."""
+    and explain clearly more of the colours there (lines fitted to wood grain or to the premium
+    squares' edges)."""
     quality, corners = fit
     for _ in range(_PREMIUM_MOVES if layout is not None else 0):
         moved = premium_shift(colour, corners, layout)
@@ -210,7 +219,12 @@ def _settled(
     glance = None if fits is None else next(fits)
     if fits is not None and glance is not None and glance.proposed > _GLANCE:
         check = finish(fits, glance)
-        if check is not None and check.accepted and check.moved > _MAX_DISAGREEMENT:
+        if (
+            check is not None
+            and check.accepted
+            and check.moved > _MAX_DISAGREEMENT
+            and check.score - glance.score > _OVERRULE * max(glance.margin, 0.0)
+        ):
             raise BoardNotFound(
                 f"no {rows}x{cols} board grid found (premium squares put the grid "
                 f"{check.moved:.2f} of a cell away from its lines)"
