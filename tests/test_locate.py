@@ -13,7 +13,9 @@ import pytest
 
 from scorer.variant import load_variant
 from training.render import (
+    EDITION_KINDS,
     Pose,
+    bag_rows,
     heldout_edition,
     random_rows,
     random_style,
@@ -328,6 +330,34 @@ def test_premium_squares_drifting_off_a_busy_board_do_not_overrule_its_lines() -
     rows = random_rows(rng, variant.alphabet, density, variant.blank_symbol or "?")
     photo, truth, _ = render_board_photo(rows, "ru", style, 112, (2000, 1500))
     found = locate_grid(photo, 15, 15, variant.layout.rows)
+    assert corner_error_cells(found.corners, truth) < 0.25
+
+
+def _heldout_photo(seed: int, index: int, variant_name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Photo `index` of the held-out editions benchmark's set starting at `seed - index`
+    (benchmarks/bench_editions.py): its edition, tiles and pose, saved as its JPEG."""
+    rng = np.random.default_rng(seed)
+    style = heldout_edition(rng, EDITION_KINDS[index % len(EDITION_KINDS)])
+    rows = bag_rows(rng, load_variant(variant_name), int(rng.integers(0, 90)))
+    image, truth, _ = render_board_photo(rows, variant_name, style, seed, (1600, 1200))
+    _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), truth
+
+
+@pytest.mark.parametrize(
+    ("seed", "index", "variant_name"),
+    [
+        # A small board whose frame merged with the bars lying against it.
+        (7_000_027, 27, "en"),
+        # A pale wood print inside a saturated frame that merged with a disc at its corner.
+        (7_300_013, 13, "ru"),
+    ],
+)
+def test_grid_found_inside_a_frame_whose_outline_merged(
+    seed: int, index: int, variant_name: str
+) -> None:
+    photo, truth = _heldout_photo(seed, index, variant_name)
+    found = locate_grid(photo, 15, 15, load_variant(variant_name).layout.rows)
     assert corner_error_cells(found.corners, truth) < 0.25
 
 

@@ -39,6 +39,11 @@
    if they can, and without them the blocks must agree on it (`PremiumFit.accepted`).
    Candidate outlines include each Otsu region with its holes filled and opened by a wide
    kernel, which parts the board from a bar or a box lid of its colour lying against it.
+6. Insides of outlines. When no grid is found from these candidates, the large holes of the
+   masks' regions are tried the same way (2. to 5.): the inside of a frame (its dark edge, the
+   edges around it, its saturated colour around a pale wood print) outlines the grid even when
+   the frame's outside merged with a bar or a disc lying against it. Only then: most photos
+   never need them, and each candidate costs a warp and two combs.
 
 Thresholds are calibrated with `benchmarks/bench_locate.py` (rendered photos of random and
 calibrated editions, photos without a board, and the real photos in ../shared).
@@ -129,9 +134,36 @@ def locate_grid(
     put the grid where it does not fit.
     """
     colour, factor = _working_image(image)
-    candidates = _candidate_quads(colour)
     work = _pyramid(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
+    levels = _pyramid(colour)
     seen = None if layout is None else np.array([list(line) for line in layout])
+    masks = _masks(colour)
+    candidates = _candidate_quads(masks, colour.shape[:2])
+    try:
+        quality, corners = _search(colour, levels, work, candidates, rows, cols, seen)
+    except BoardNotFound as refusal:
+        # The insides of the regions' outlines (6. above).
+        inner = _candidate_quads(masks, colour.shape[:2], holes=True, known=candidates)
+        if not inner:
+            raise
+        try:
+            quality, corners = _search(colour, levels, work, inner, rows, cols, seen)
+        except BoardNotFound:
+            raise refusal from None
+    return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+
+
+def _search(
+    colour: np.ndarray,
+    levels: list[np.ndarray],
+    work: list[np.ndarray],
+    candidates: list[np.ndarray],
+    rows: int,
+    cols: int,
+    seen: np.ndarray | None,
+) -> tuple[float, np.ndarray]:
+    """(quality, corners) of the grid found from these candidate quadrilaterals, by its lines
+    and then by its premium squares (2. to 5. above); raises `BoardNotFound`."""
     best: tuple[float, np.ndarray] | None = None
     warped = [_candidate(work, quad, rows, cols) for quad in candidates]
     # The plain energy's combs only when the capped energy's give no grid (see 2. above).
@@ -143,11 +175,9 @@ def locate_grid(
             break
     quality = best[0] if best is not None else 0.0
     refusal = BoardNotFound(f"no {rows}x{cols} board grid found (best fit quality {quality:.2f})")
-    levels = _pyramid(colour)
     if best is not None and quality >= MIN_QUALITY:
         try:
-            quality, corners = _settled(colour, levels, work, best, rows, cols, seen)
-            return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+            return _settled(colour, levels, work, best, rows, cols, seen)
         except BoardNotFound as exc:
             # The line fit sat on something else (a cell off, wood grain, another grid-like
             # region): the premium squares may still find the grid.
@@ -155,8 +185,7 @@ def locate_grid(
     if seen is not None:
         found = _lineless(colour, levels, work, candidates, rows, cols, seen)
         if found is not None:
-            quality, corners = found
-            return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+            return found
     raise refusal
 
 
@@ -330,8 +359,9 @@ def _quad_from_sides(contour: np.ndarray) -> np.ndarray | None:
     return quad if _plausible(quad) else None
 
 
-def _candidate_quads(work: np.ndarray) -> list[np.ndarray]:
-    """Quadrilaterals that may hold the grid: the frame itself and outlines of large regions."""
+def _masks(work: np.ndarray) -> list[np.ndarray]:
+    """Binary masks whose large regions may be the board or its grid: Otsu light and dark, dark
+    lines, edges, edge density, saturation, and the Otsu regions filled and opened wide."""
     h, w = work.shape[:2]
     gray = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     masks = []
@@ -361,22 +391,40 @@ def _candidate_quads(work: np.ndarray) -> list[np.ndarray]:
         outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         filled = cv2.drawContours(np.zeros_like(mask), outlines, -1, 255, cv2.FILLED)
         masks.append(cv2.morphologyEx(filled, cv2.MORPH_OPEN, wide))
+    return masks
 
-    quads = [np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)]
+
+def _candidate_quads(
+    masks: list[np.ndarray],
+    shape: tuple[int, int],
+    holes: bool = False,
+    known: Sequence[np.ndarray] = (),
+) -> list[np.ndarray]:
+    """Quadrilaterals that may hold the grid: the frame itself and the outlines of the masks'
+    large regions, or with `holes` the outlines of their large holes instead (the inside of a
+    frame whose outside merged with what lies against it), leaving out those near `known` ones.
+    """
+    h, w = shape
+    frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
+    quads = [] if holes else [frame]
     found: list[tuple[float, np.ndarray]] = []
     for mask in masks:
         closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
-        contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
+        mode = cv2.RETR_CCOMP if holes else cv2.RETR_EXTERNAL
+        contours, hierarchy = cv2.findContours(closed, mode, cv2.CHAIN_APPROX_SIMPLE)
+        for contour, (_, _, _, parent) in zip(
+            contours, hierarchy[0] if hierarchy is not None else [], strict=True
+        ):
             area = cv2.contourArea(contour)
-            if area < 0.04 * h * w:
+            # With RETR_CCOMP, holes are the contours with a parent.
+            if area < 0.04 * h * w or holes != (parent >= 0):
                 continue
             for quad in (_quad_from_contour(contour), _quad_from_sides(contour)):
                 if quad is not None and cv2.contourArea(quad.astype(np.float32)) > 0.04 * h * w:
                     found.append((area, quad))
     found.sort(key=lambda item: -item[0])
     for _, quad in found:
-        if all(np.abs(quad - other).max() > 0.02 * max(h, w) for other in quads):
+        if all(np.abs(quad - other).max() > 0.02 * max(h, w) for other in [*quads, *known]):
             quads.append(quad)
         if len(quads) >= _MAX_CANDIDATES:
             break
