@@ -351,9 +351,11 @@ def _heldout_photo(seed: int, index: int, variant_name: str) -> tuple[np.ndarray
         (7_000_027, 27, "en"),
         # A pale wood print inside a saturated frame that merged with a disc at its corner.
         (7_300_013, 13, "ru"),
+        # A lined board whose outline, merged with a disc, ran in between the tiles at its edge.
+        (7_100_044, 44, "erudit"),
     ],
 )
-def test_grid_found_inside_a_frame_whose_outline_merged(
+def test_grid_found_on_a_second_look_where_its_outline_merged(
     seed: int, index: int, variant_name: str
 ) -> None:
     photo, truth = _heldout_photo(seed, index, variant_name)

@@ -39,11 +39,13 @@
    if they can, and without them the blocks must agree on it (`PremiumFit.accepted`).
    Candidate outlines include each Otsu region with its holes filled and opened by a wide
    kernel, which parts the board from a bar or a box lid of its colour lying against it.
-6. Insides of outlines. When no grid is found from these candidates, the large holes of the
-   masks' regions are tried the same way (2. to 5.): the inside of a frame (its dark edge, the
-   edges around it, its saturated colour around a pale wood print) outlines the grid even when
-   the frame's outside merged with a bar or a disc lying against it. Only then: most photos
-   never need them, and each candidate costs a warp and two combs.
+6. A second look. When no grid is found from these candidates, two more kinds of outline are
+   tried the same way (2. to 5.): the masks' large holes, since the inside of a frame (the hole
+   in its dark edge or its edges, or in its saturated colour around a pale wood print) outlines
+   the grid even when the frame's outside merged with a bar or a disc lying against it; and
+   the masks' regions closed wider, which seals the gaps through which an outline ran inside
+   the board (tiles at its edge), so that its sides are straight runs again. Only then: most
+   photos never need them, and each candidate costs a warp and two combs.
 
 Thresholds are calibrated with `benchmarks/bench_locate.py` (rendered photos of random and
 calibrated editions, photos without a board, and the real photos in ../shared).
@@ -68,6 +70,7 @@ _CANDIDATE_SIDE = 360  # px: square warp used to score a candidate quadrilateral
 _REFINE_CELL = 24  # px per cell in the refinement warp
 _MAX_CANDIDATES = 14
 _OPEN_SHARE = 12  # the kernel that parts an outline from what touches it: this share of the photo
+_SEAL_SHARE = 40  # a closing that seals gaps into an outline (6. above): this share of the photo
 _REFINED_CANDIDATES = 5
 # Late-game boards, their strips of cells crowded with tiles, fit correctly at 0.36-0.45; the
 # lowest wrong grid measured (a rendered late-game board, 2 cells off) fit at 0.32.
@@ -142,8 +145,8 @@ def locate_grid(
     try:
         quality, corners = _search(colour, levels, work, candidates, rows, cols, seen)
     except BoardNotFound as refusal:
-        # The insides of the regions' outlines (6. above).
-        inner = _candidate_quads(masks, colour.shape[:2], holes=True, known=candidates)
+        # A second look at the masks (6. above).
+        inner = _candidate_quads(masks, colour.shape[:2], second=True, known=candidates)
         if not inner:
             raise
         try:
@@ -397,31 +400,38 @@ def _masks(work: np.ndarray) -> list[np.ndarray]:
 def _candidate_quads(
     masks: list[np.ndarray],
     shape: tuple[int, int],
-    holes: bool = False,
+    second: bool = False,
     known: Sequence[np.ndarray] = (),
 ) -> list[np.ndarray]:
     """Quadrilaterals that may hold the grid: the frame itself and the outlines of the masks'
-    large regions, or with `holes` the outlines of their large holes instead (the inside of a
-    frame whose outside merged with what lies against it), leaving out those near `known` ones.
-    """
+    large regions; for a `second` look (6. above), the outlines of their large holes and of the
+    regions closed wider instead, leaving out those near `known` ones."""
     h, w = shape
     frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
-    quads = [] if holes else [frame]
+    quads = [] if second else [frame]
+    # (closing kernel side, whether holes are taken, whether outer outlines are)
+    looks = (
+        [(7, True, False), (max(h, w) // _SEAL_SHARE, False, True)]
+        if second
+        else [(7, False, True)]
+    )
     found: list[tuple[float, np.ndarray]] = []
     for mask in masks:
-        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
-        mode = cv2.RETR_CCOMP if holes else cv2.RETR_EXTERNAL
-        contours, hierarchy = cv2.findContours(closed, mode, cv2.CHAIN_APPROX_SIMPLE)
-        for contour, (_, _, _, parent) in zip(
-            contours, hierarchy[0] if hierarchy is not None else [], strict=True
-        ):
-            area = cv2.contourArea(contour)
-            # With RETR_CCOMP, holes are the contours with a parent.
-            if area < 0.04 * h * w or holes != (parent >= 0):
-                continue
-            for quad in (_quad_from_contour(contour), _quad_from_sides(contour)):
-                if quad is not None and cv2.contourArea(quad.astype(np.float32)) > 0.04 * h * w:
-                    found.append((area, quad))
+        for side, holes, outer in looks:
+            closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((side, side), np.uint8))
+            mode = cv2.RETR_CCOMP if holes else cv2.RETR_EXTERNAL
+            contours, hierarchy = cv2.findContours(closed, mode, cv2.CHAIN_APPROX_SIMPLE)
+            parents = hierarchy[0][:, 3] if hierarchy is not None else []
+            for contour, parent in zip(contours, parents, strict=True):
+                # With RETR_CCOMP, holes are the contours with a parent.
+                if not (holes if parent >= 0 else outer):
+                    continue
+                area = cv2.contourArea(contour)
+                if area < 0.04 * h * w:
+                    continue
+                for quad in (_quad_from_contour(contour), _quad_from_sides(contour)):
+                    if quad is not None and cv2.contourArea(quad.astype(np.float32)) > 0.04 * h * w:
+                        found.append((area, quad))
     found.sort(key=lambda item: -item[0])
     for _, quad in found:
         if all(np.abs(quad - other).max() > 0.02 * max(h, w) for other in [*quads, *known]):
