@@ -30,13 +30,14 @@
    finally move by whole cells to where squares of the same premium look most alike; when they
    point elsewhere without settling it, or the grid does not fit where they point, or the
    premium squares fitted block by block (`vision.premium_fit`) agree on a grid part of a cell
-   away from the lines and explain clearly more of the colours there (lines fitted to wood
-   grain), the line fit is not taken.
+   away from the lines (lines fitted to wood grain), the line fit is not taken; unless they
+   explain clearly more of the colours there, it still stands where 5. finds no grid by lines.
 5. Boards without visible lines, and line fits not taken. When the layout is known, the grid is
    sought from its premium squares (`vision.premium_grid.premium_grids`): inside each candidate
    outline, the inset (the frame) at which squares of one premium kind look most alike; from
    the best few, the block-by-block premium fit refines the grid, faint lines refine it further
-   if they can, and without them the blocks must agree on it (`PremiumFit.accepted`).
+   if they can, and without them the blocks must agree on it (`PremiumFit.accepted`) and must
+   not be disputing a line fit without explaining clearly more than it.
    Candidate outlines include each Otsu region with its holes filled and opened by a wide
    kernel, which parts the board from a bar or a box lid of its colour lying against it.
 6. A second look. When no grid is found from these candidates, two more kinds of outline are
@@ -89,12 +90,13 @@ _PREMIUM_MOVES = 3  # rounds of whole-cell moves the premium squares may make
 # Cells between a line fit and the grid its premium squares agree on, block by block, beyond
 # which the lines are not the grid's: correct line fits measured 0.01-0.25 from it.
 _MAX_DISAGREEMENT = 0.4
-# ...and only when the layout explains more of the colours there than at the lines' grid, by
-# this share of what it explains at the lines' grid beyond the grid a cell or two away (how
-# clearly this photo's premium squares tell grids apart). Lines on wood grain or misprinted a
-# third to half a cell off straddle the squares: 0.5 to many times that share. On a board
-# crowded with tiles the block fit drifted off correct lines (a cell, where blue tiles pass for
-# blue premium squares) and explained at most 0.27 times that share more there.
+# The premium squares alone overrule the lines only when the layout explains more of the
+# colours there than at the lines' grid, by this share of what it explains at the lines' grid
+# beyond the grid a cell or two away (how clearly this photo's premium squares tell grids
+# apart). Lines on wood grain or misprinted a third to half a cell off straddle the squares:
+# 0.5 to many times that share. On a board crowded with tiles the block fit drifted off correct
+# lines (a cell, where blue tiles pass for blue premium squares) and explained at most 0.27
+# times that share more there.
 _OVERRULE = 0.4
 _GLANCE = 0.25  # cells a first round of the block fit must move a corner to look further
 # Outlines, best first by their premium squares, that the premium squares alone may start from.
@@ -115,6 +117,16 @@ _MAX_IMBALANCE = 0.18
 
 class BoardNotFound(LookupError):
     """No playing grid could be found in the photo with enough confidence."""
+
+
+class _Disputed(BoardNotFound):
+    """A line fit that the premium squares, fitted block by block, put part of a cell away:
+    `fit` (quality, corners) is the line fit, `clearly` whether they explain clearly more of the
+    colours there (then the lines are not the grid's)."""
+
+    def __init__(self, message: str, fit: tuple[float, np.ndarray], clearly: bool) -> None:
+        super().__init__(message)
+        self.fit, self.clearly = fit, clearly
 
 
 @dataclass(frozen=True)
@@ -178,6 +190,9 @@ def _search(
             break
     quality = best[0] if best is not None else 0.0
     refusal = BoardNotFound(f"no {rows}x{cols} board grid found (best fit quality {quality:.2f})")
+    # A line fit the premium squares dispute without explaining clearly more elsewhere: it
+    # stands unless their search finds the grid by its lines too.
+    standing = None
     if best is not None and quality >= MIN_QUALITY:
         try:
             return _settled(colour, levels, work, best, rows, cols, seen)
@@ -185,10 +200,14 @@ def _search(
             # The line fit sat on something else (a cell off, wood grain, another grid-like
             # region): the premium squares may still find the grid.
             refusal = exc
+            if isinstance(exc, _Disputed) and not exc.clearly:
+                standing = exc.fit
     if seen is not None:
-        found = _lineless(colour, levels, work, candidates, rows, cols, seen)
+        found = _lineless(colour, levels, work, candidates, rows, cols, seen, standing is None)
         if found is not None:
             return found
+    if standing is not None:
+        return standing
     raise refusal
 
 
@@ -200,8 +219,11 @@ def _lineless(
     rows: int,
     cols: int,
     layout: np.ndarray,
+    premium_only: bool = True,
 ) -> tuple[float, np.ndarray] | None:
-    """(quality, corners) of the grid found from its premium squares (5. above), or None."""
+    """(quality, corners) of the grid found from its premium squares (5. above), or None;
+    without `premium_only`, only where lines settle it (the premium squares alone were not
+    clear enough against the lines already fitted)."""
     for _, start in premium_grids(colour, candidates, layout)[:_PREMIUM_STARTS]:
         fit = premium_fit(levels, start, layout)
         # Faint lines settle the corners the premium squares placed, checked as any line fit
@@ -214,7 +236,7 @@ def _lineless(
                     return _settled(colour, levels, work, refined, rows, cols, layout)
                 except BoardNotFound:
                     continue
-        if fit is not None and fit.accepted:
+        if premium_only and fit is not None and fit.accepted:
             return fit.margin, fit.corners
     return None
 
@@ -230,10 +252,9 @@ def _settled(
 ) -> tuple[float, np.ndarray]:
     """A line fit (quality, corners) moved by whole cells to where the premium squares put it,
     again after a move while they still point elsewhere; raises `BoardNotFound` when the grid
-    does not fit as well there, when they point elsewhere without settling it, or when the
-    premium squares, fitted block by block from this grid, agree on a grid part of a cell away
-    and explain clearly more of the colours there (lines fitted to wood grain or to the premium
-    squares' edges)."""
+    does not fit as well there, when they point elsewhere without settling it, or (`_Disputed`)
+    when the premium squares, fitted block by block from this grid, agree on a grid part of a
+    cell away (lines fitted to wood grain or to the premium squares' edges)."""
     quality, corners = fit
     for _ in range(_PREMIUM_MOVES if layout is not None else 0):
         moved = premium_shift(colour, corners, layout)
@@ -251,15 +272,12 @@ def _settled(
     glance = None if fits is None else next(fits)
     if fits is not None and glance is not None and glance.proposed > _GLANCE:
         check = finish(fits, glance)
-        if (
-            check is not None
-            and check.accepted
-            and check.moved > _MAX_DISAGREEMENT
-            and check.score - glance.score > _OVERRULE * max(glance.margin, 0.0)
-        ):
-            raise BoardNotFound(
+        if check is not None and check.accepted and check.moved > _MAX_DISAGREEMENT:
+            raise _Disputed(
                 f"no {rows}x{cols} board grid found (premium squares put the grid "
-                f"{check.moved:.2f} of a cell away from its lines)"
+                f"{check.moved:.2f} of a cell away from its lines)",
+                (quality, corners),
+                check.score - glance.score > _OVERRULE * max(glance.margin, 0.0),
             )
     return quality, corners
 
