@@ -129,9 +129,14 @@ def seen_corners(corners: np.ndarray) -> list[list[float]]:
 
 
 def _key(move: dict[str, Any]) -> tuple:
-    """A sheet line as compared: a photo cannot tell an exchange from a pass (both score 0)."""
+    """A sheet line as compared: a photo cannot tell an exchange from a pass (both score 0), and
+    a play is the words it made with their scores, not how it is written (one tile that makes
+    two words, JO and ON, is "11H JO" or "I11 ON": the same move)."""
     if move["kind"] in ("pass", "exchange"):
         return (move["player"], "pass", move["score"], move["total"])
+    if move.get("words"):
+        words = tuple(sorted((w["word"], w["score"]) for w in move["words"]))
+        return (move["player"], move["kind"], words, move["score"], move["total"])
     return (
         move["player"],
         move["kind"],

@@ -343,6 +343,8 @@ def track(
     steady: frozenset[Square] = frozenset(),
     labels: bool = True,
     answered: frozenset[Square] = frozenset(),
+    kept: frozenset[Square] = frozenset(),
+    blind: frozenset[Square] = frozenset(),
 ) -> TrackResult:
     """Align `reading` with `known`, find and validate the move, and say whether it can be
     committed.
@@ -359,6 +361,14 @@ def track(
     they are this edition's look of those tiles under this light, not a hand: they do not count
     towards a photo's hidden tiles, so the same question is not asked photo after photo.
 
+    `kept`: known tiles that cannot have left (a table camera saw their squares look as they did
+    when the board last settled): read as empty, they are misreads, never gone, hidden or taken
+    back. `blind`:
+    empty squares too clipped by a bright light to show what lies on them (a table camera's
+    frame): a cell read as likely empty but not surely, or else a letterless tile, may show only
+    the light, so the words do not settle it: it is asked about wherever a legal move could put a
+    tile there.
+
     Known tiles stay known: one read as another letter, or as empty, is a misread and keeps its
     letter, unless exactly the last play's tiles look gone (a withdrawn play), most of them do
     (a play partly taken back?) or several known tiles look gone at once (a hand, glare): those
@@ -372,7 +382,9 @@ def track(
     except ValueError as exc:
         return TrackResult(TurnStatus.REJECTED, str(exc))
     # Steadily unseen tiles say nothing of whether this is the game's board.
-    unseen = sum(1 for r, c in steady if known.get(r, c) is not None and grid[r][c].symbol == EMPTY)
+    unseen = sum(
+        1 for r, c in steady | kept if known.get(r, c) is not None and grid[r][c].symbol == EMPTY
+    )
     if unseen and known.tile_count() > unseen:
         seen *= known.tile_count() / (known.tile_count() - unseen)
     if seen < thresholds.match:
@@ -392,7 +404,9 @@ def track(
         for c, cell in enumerate(row):
             old = known.get(r, c)
             if old is not None:
-                if cell.symbol == EMPTY:
+                if cell.symbol == EMPTY and (r, c) in kept:
+                    misreads.append(Misread((r, c), old.char, EMPTY, cell.confidence))
+                elif cell.symbol == EMPTY:
                     gone.append((r, c))
                 elif not same_tile(old, Tile.from_char(cell.symbol)):
                     if _swapped(old, cell, variant, thresholds):
@@ -401,6 +415,17 @@ def track(
                         misreads.append(Misread((r, c), old.char, cell.symbol, cell.confidence))
                 continue
             options = _tile_options(cell, thresholds)
+            if (
+                (r, c) in blind
+                and cell.symbol == EMPTY
+                and cell.confidence < thresholds.empty
+                and set(options) == {EMPTY, UNKNOWN_BLANK}
+            ):
+                # Not settled by the words either: a word list that lacks the word without it
+                # (IWI, played in a Collins game) would make the light a blank (IWIS).
+                uncertain[r, c] = [UNKNOWN_BLANK, EMPTY]
+                unreadable.append((r, c))
+                continue
             if cell.confidence >= thresholds.certain:
                 if cell.symbol != EMPTY:
                     settled[r, c] = Tile.from_char(cell.symbol)

@@ -91,10 +91,14 @@ def turn_from_reading(
     steady: frozenset[Square] = frozenset(),
     labels: bool = True,
     answered: frozenset[Square] = frozenset(),
+    kept: frozenset[Square] = frozenset(),
+    blind: frozenset[Square] = frozenset(),
 ) -> Turn:
     """Track `reading` against `game`'s board (the last play may be seen withdrawn); `steady`
     are the known tiles the previous settled photo read as empty (`TrackResult.gone`); `labels`
-    false for a reading a person corrected, `answered` the squares they set (see `track`)."""
+    false for a reading a person corrected, `answered` the squares they set, `kept` the known
+    tiles a table camera saw unchanged and `blind` the empty squares it could not see (see
+    `track`)."""
     state = game.state
     last = state.last_play.play if state.last_play else None
     result = track(
@@ -106,6 +110,8 @@ def turn_from_reading(
         steady=steady,
         labels=labels,
         answered=answered,
+        kept=kept,
+        blind=blind,
     )
     event = _event(game, result)
     if result.status is TurnStatus.COMMITTED and event is None:

@@ -24,6 +24,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+from scorer.board import Board, Square
 from scorer.move import ChangeKind
 from scorer.table_camera import (
     CameraConfig,
@@ -97,6 +98,32 @@ class _Camera:
             raise ValueError(f"not a camera stream: {exc}") from exc
         looker = FrameLooker.restore(variant, data[4 + size :])
         return cls(looker, state, header["last_sha"], header["last_answer"], version)
+
+
+def unchanged_squares(
+    view: FrameView, known: Board, rotation: int, seen: tuple[int, int]
+) -> tuple[frozenset[Square], frozenset[Square]]:
+    """What a frame shows of the board as it settled (the frame that made the last turn): the
+    known tiles on squares that look as they did then (or as then in other light,
+    `vision.frames.relit`) and were seen (not clipped), and the empty squares too clipped to see
+    that no hand moved over. A tile is not taken away without its square changing, so those
+    tiles are there however faint the reading finds them (white tiles on an overexposed white
+    board); on a clipped square no hand was over, a plain blank is what the light looks like
+    (where a hand was, the reading decides, as ever). No tiles when the phone moved since (every
+    square is then seen anew) or nothing settled yet."""
+    rows, cols = seen
+
+    def on_board(squares: frozenset[Square], tiles: bool) -> frozenset[Square]:
+        mapped = board_squares(squares, rotation, seen)
+        return frozenset(
+            s for s in mapped if known.in_bounds(*s) and (known.get(*s) is not None) == tiles
+        )
+
+    blind = on_board(view.unknown - view.touched, tiles=False)
+    if view.moved or view.changed is None:
+        return frozenset(), blind
+    looked = frozenset((r, c) for r in range(rows) for c in range(cols))
+    return on_board(looked - view.changed - view.unknown, tiles=True), blind
 
 
 class TableCameras:
@@ -274,10 +301,11 @@ class TableCameras:
                 return {**pending.response, "game": self.service.game_json(tx, record)}
             game = self.service.require_open(tx, record)
             events = len(tx.events(game_id))
-            turn, answers, reading = self.service.tracked(tx, record, game, reading)
             known = game.state.board
             turns = int(getattr(reading, "rotation", 0))
             seen = (known.width, known.height) if turns % 2 else (known.height, known.width)
+            kept, blind = unchanged_squares(view, known, turns, seen)
+            turn, answers, reading = self.service.tracked(tx, record, game, reading, kept, blind)
             # Where a hand was before an earlier reading that could not see it all, and while
             # laying this: which of two plays on the board came first.
             earlier = unseen_since(camera.state, events)

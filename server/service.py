@@ -613,10 +613,18 @@ class GameService:
         return response
 
     def tracked(
-        self, tx: Tx, record: GameRecord, game: Game, reading: Reading
+        self,
+        tx: Tx,
+        record: GameRecord,
+        game: Game,
+        reading: Reading,
+        kept: frozenset[tuple[int, int]] = frozenset(),
+        blind: frozenset[tuple[int, int]] = frozenset(),
     ) -> tuple[Turn, list, Reading]:
         """A photo's (or a frame's) reading tracked against the game: the turn, the squares the
-        players said were empty, and the reading with those answers applied."""
+        players said were empty, and the reading with those answers applied; `kept`, known
+        tiles a table camera saw unchanged, and `blind`, the empty squares it could not see
+        (`scorer.tracking.track`)."""
         # The latest photo turn, or the empty board's before the first move (no event).
         latest = tx.last_photo_turn(record.id)
         # Known tiles the last photo read as empty too are this edition's look (see track).
@@ -626,7 +634,8 @@ class GameService:
         known, layout = game.state.board, game.variant.layout.rows
         answers = latest.state.get("empty_answers", []) if latest else []
         reading = with_answers(reading, known, layout, answers)
-        turn = turn_from_reading(game, reading, self._dictionary(record, game.variant), steady)
+        words = self._dictionary(record, game.variant)
+        turn = turn_from_reading(game, reading, words, steady, kept=kept, blind=blind)
         return turn, answers, reading
 
     def play_move(self, game_id: str, position: str, word: str, key: str | None) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from scorer.board import Board
+from scorer.board import Board, Tile
 from scorer.game import ChallengeWithdrawn, Game, Pass, Play, game_from_gcg
 from scorer.gcg import read_gcg_file
 from scorer.sheet import sheet_dict
@@ -24,7 +24,7 @@ from scorer.variant import load_variant
 from server.app import create_app, pipeline_reader
 from training.photo_games import edition_style
 from training.table_frames import Glare, Shot, TableScene, game_script
-from vision.frames import FrameLooker, board_squares
+from vision.frames import LOOK_PX, FrameLooker, board_squares, relit
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -342,3 +342,37 @@ def test_a_knocked_phone_is_followed_where_the_locator_finds_no_grid(monkeypatch
     assert len(view.changed or ()) <= 3, view.changed
     square = float(np.linalg.norm(scene.grid_corners(1)[1] - scene.grid_corners(1)[0])) / 15
     assert np.abs(looker.corners - scene.grid_corners(1)).max() < 0.25 * square
+
+
+def test_a_look_in_other_light_is_relit_and_a_tile_is_not() -> None:
+    """A square's look brightened by a glare (its print and lines kept, their contrast
+    squeezed) is the same square in other light; a tile laid on it, or any change of a square
+    with nothing on it to follow (a uniform square), is not."""
+    rng = np.random.default_rng(3)
+    square = rng.uniform(90, 200, (2, LOOK_PX * LOOK_PX, 3)).astype(np.float32)
+    glared = 0.7 * square + 70 + rng.normal(0, 2, square.shape).astype(np.float32)
+    tile = rng.uniform(150, 230, square.shape).astype(np.float32)
+    uniform = np.full(square.shape, 150, np.float32)
+    flat = lambda a: a.reshape(2, -1)  # noqa: E731 - one look per square, as FrameLooker keeps
+    assert relit(flat(square), flat(glared)).all()
+    assert not relit(flat(square), flat(tile)).any()
+    assert not relit(flat(uniform), flat(uniform + 40)).any()
+
+
+def test_glare_over_a_still_board_changes_no_square_and_a_tile_under_it_does() -> None:
+    """Squares a lamp's soft glare brightens are not changed; a tile laid under the same glare
+    is a change."""
+    variant = load_variant("en")
+    scene = TableScene(variant, edition_style("en"), seed=11)
+    board = Board.from_rows(["." * 15] * 7 + [".....CAT......."] + ["." * 15] * 7)
+    lamp = Glare(scene.square_centre(4, 4), scene.cell_in_photo * 2.5, 60.0)
+    looker = FrameLooker(variant)
+    for number in range(3):
+        looker.look(scene.render(Shot(board), number))
+    looker.settle()
+    glared = looker.look(scene.render(Shot(board, glare=lamp), 3))
+    assert glared.moving and not glared.changed and not glared.unknown
+    played = board.place({(4, 4): Tile("A"), (4, 5): Tile("X")})
+    laid = looker.look(scene.render(Shot(played, glare=lamp), 4))
+    # This scene's camera sees the board upright.
+    assert {(4, 4), (4, 5)} <= laid.changed

@@ -230,6 +230,35 @@ def test_known_tiles_gone_far_from_a_clear_play_keep_their_letters() -> None:
     assert [c.square for c in result.uncertain] == near
 
 
+def test_known_tiles_a_camera_saw_unchanged_are_kept_not_gone() -> None:
+    # White tiles on an overexposed white board: three known tiles read as empty, but the table
+    # camera saw their squares look as when the board settled.
+    known = SLOVO.place({(9, 5 + i): Tile(ch) for i, ch in enumerate("КОРОВА")})
+    faint = [(7, 5), (7, 6), (7, 7)]
+    reading = reading_of(known.place(dict.fromkeys(faint)))
+    assert track(known, reading, RU, dictionary_for(RU)).status is TurnStatus.NEEDS_REVIEW
+    result = track(known, reading, RU, dictionary_for(RU), kept=frozenset(faint))
+    assert result.status is TurnStatus.COMMITTED and result.kind is ChangeKind.UNCHANGED
+    assert result.board == known and result.gone == frozenset(faint)
+
+
+def test_a_blank_read_on_a_clipped_square_is_asked_not_settled_by_the_words(tmp_path) -> None:
+    # IWI (a Collins word the English list lacks) with a glare-white square after it, read as
+    # maybe a blank: the list would settle it as IWIS; on a square too bright to see, it is asked.
+    en = load_variant("en")
+    known = board((6, 8, "W", True))
+    after = known.place({(7, 7): Tile("I"), (7, 8): Tile("W"), (7, 9): Tile("I")})
+    glare = {(7, 10): [("empty", 0.6), ("blank", 0.39), ("K", 0.01)]}
+    listed = tmp_path / "words.txt"
+    listed.write_text("IWIS\nWW\n", encoding="utf-8")
+    words = WordListDictionary(listed)
+    settled = track(known, reading_of(after, glare), en, words)
+    assert settled.play is not None and settled.play.word == "IWIs"
+    result = track(known, reading_of(after, glare), en, words, blind=frozenset({(7, 10)}))
+    assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
+    assert (7, 10) in {cell.square for cell in result.uncertain}
+
+
 def test_an_unreadable_cell_review_lists_the_other_doubtful_tiles_too() -> None:
     # A new tile read 0.94 (not sure) and a cell below it nothing explains: both are asked, so
     # that answering the unreadable one cannot leave the new tile out of the move.
