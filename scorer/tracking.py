@@ -363,19 +363,19 @@ def track(
 
     `kept`: known tiles that cannot have left (a table camera saw their squares look as they did
     when the board last settled): read as empty, they are misreads, never gone, hidden or taken
-    back. `blind`:
-    empty squares too clipped by a bright light to show what lies on them (a table camera's
-    frame): a cell read as likely empty but not surely, or else a letterless tile, may show only
-    the light, so the words do not settle it: it is asked about wherever a legal move could put a
-    tile there.
+    back. `blind`: empty squares too clipped by a bright light to show what lies on them (a
+    table camera's frame): a cell read as likely empty but not surely, or else a letterless
+    tile, may show only the light, so the words do not settle it: it is asked about wherever a
+    legal move could put a tile there.
 
     Known tiles stay known: one read as another letter, or as empty, is a misread and keeps its
     letter, unless exactly the last play's tiles look gone (a withdrawn play), most of them do
     (a play partly taken back?) or several known tiles look gone at once (a hand, glare): those
     need review, but for the last when the play read with them kept lies clear of them (a hand
-    or a glare there cannot hide a tile of it: see `_clear_of`). New tiles read with low confidence, and letters the set has run out of, are
-    settled when exactly one choice makes a legal play whose words can be valid, or when only one
-    choice is legal at all and no word the dictionary lacks runs through a doubtful tile.
+    or a glare there cannot hide a tile of it: see `_clear_of`). New tiles read with low
+    confidence, and letters the set has run out of, are settled when exactly one choice makes a
+    legal play whose words can be valid, or when only one choice is legal at all and no word the
+    dictionary lacks runs through a doubtful tile.
     """
     try:
         rotation, grid, seen = align(known, reading)
@@ -460,7 +460,7 @@ def track(
         # The known tiles stay on the board whether something hides them or they only look
         # gone, so the move is the photo's unless what hides them hides a tile of it too: the
         # photo read with them kept is taken when its play lies clear of them.
-        kept = track(
+        with_hidden = track(
             known,
             reading,
             variant,
@@ -470,9 +470,11 @@ def track(
             steady | hidden,
             labels,
             answered,
+            kept,
+            blind,
         )
-        if _clear_of(kept, hidden):
-            return kept
+        if _clear_of(with_hidden, hidden):
+            return with_hidden
         return _gone_review(
             known,
             gone,
