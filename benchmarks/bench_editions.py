@@ -29,11 +29,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorer.notation import split_tiles, tile_text  # noqa: E402
+from scorer.notation import split_tiles  # noqa: E402
 from scorer.variant import Variant, load_variant  # noqa: E402
 from training.render import (  # noqa: E402
     EDITION_KINDS,
     GRID,
+    bag_rows,
     heldout_edition,
     render_board_photo,
 )
@@ -41,18 +42,6 @@ from vision.classify import CellClassifier  # noqa: E402
 from vision.decode import decode_photo  # noqa: E402
 from vision.locate import BoardNotFound  # noqa: E402
 from vision.pipeline import locate_photo, read_board  # noqa: E402
-
-
-def bag_rows(rng: np.random.Generator, variant: Variant, tiles: int) -> list[str]:
-    """`tiles` tiles drawn from the variant's bag, blanks included, on random squares."""
-    blank = variant.blank_symbol or "?"
-    bag = [letter for letter, (count, _) in variant.tiles.items() for _ in range(count)]
-    bag += [blank] * variant.blank_count
-    drawn = rng.choice(len(bag), size=tiles, replace=False)
-    cells = ["."] * (GRID * GRID)
-    for square, index in zip(rng.choice(GRID * GRID, tiles, replace=False), drawn, strict=True):
-        cells[square] = tile_text(bag[index])
-    return ["".join(cells[r * GRID : (r + 1) * GRID]) for r in range(GRID)]
 
 
 def grid_corners(data: bytes, variant: Variant) -> tuple[np.ndarray, float]:

@@ -988,6 +988,18 @@ def render_board_photo(
     return photo, corners, list(rows)
 
 
+def bag_rows(rng: np.random.Generator, variant: Variant, tiles: int) -> list[str]:
+    """`tiles` tiles drawn from the variant's bag, blanks included, on random squares."""
+    blank = variant.blank_symbol or "?"
+    bag = [letter for letter, (count, _) in variant.tiles.items() for _ in range(count)]
+    bag += [blank] * variant.blank_count
+    drawn = rng.choice(len(bag), size=tiles, replace=False)
+    cells = ["."] * (GRID * GRID)
+    for square, index in zip(rng.choice(GRID * GRID, tiles, replace=False), drawn, strict=True):
+        cells[square] = tile_text(bag[index])
+    return ["".join(cells[r * GRID : (r + 1) * GRID]) for r in range(GRID)]
+
+
 def random_rows(
     rng: np.random.Generator,
     alphabet: tuple[str, ...],

@@ -30,14 +30,23 @@
    finally move by whole cells to where squares of the same premium look most alike; when they
    point elsewhere without settling it, or the grid does not fit where they point, or the
    premium squares fitted block by block (`vision.premium_fit`) agree on a grid part of a cell
-   away from the lines (lines fitted to wood grain), the line fit is not taken.
+   away from the lines (lines fitted to wood grain), the line fit is not taken; unless they
+   explain clearly more of the colours there, it still stands where 5. finds no grid by lines.
 5. Boards without visible lines, and line fits not taken. When the layout is known, the grid is
    sought from its premium squares (`vision.premium_grid.premium_grids`): inside each candidate
    outline, the inset (the frame) at which squares of one premium kind look most alike; from
    the best few, the block-by-block premium fit refines the grid, faint lines refine it further
-   if they can, and without them the blocks must agree on it (`PremiumFit.accepted`).
+   if they can, and without them the blocks must agree on it (`PremiumFit.accepted`) and must
+   not be disputing a line fit without explaining clearly more than it.
    Candidate outlines include each Otsu region with its holes filled and opened by a wide
    kernel, which parts the board from a bar or a box lid of its colour lying against it.
+6. A second look. When no grid is found from these candidates, two more kinds of outline are
+   tried the same way (2. to 5.): the masks' large holes, since the inside of a frame (the hole
+   in its dark edge or its edges, or in its saturated colour around a pale wood print) outlines
+   the grid even when the frame's outside merged with a bar or a disc lying against it; and
+   the masks' regions closed wider, which seals the gaps through which an outline ran inside
+   the board (tiles at its edge), so that its sides are straight runs again. Only then: most
+   photos never need them, and each candidate costs a warp and two combs.
 
 Thresholds are calibrated with `benchmarks/bench_locate.py` (rendered photos of random and
 calibrated editions, photos without a board, and the real photos in ../shared).
@@ -62,6 +71,7 @@ _CANDIDATE_SIDE = 360  # px: square warp used to score a candidate quadrilateral
 _REFINE_CELL = 24  # px per cell in the refinement warp
 _MAX_CANDIDATES = 14
 _OPEN_SHARE = 12  # the kernel that parts an outline from what touches it: this share of the photo
+_SEAL_SHARE = 40  # a closing that seals gaps into an outline (6. above): this share of the photo
 _REFINED_CANDIDATES = 5
 # Late-game boards, their strips of cells crowded with tiles, fit correctly at 0.36-0.45; the
 # lowest wrong grid measured (a rendered late-game board, 2 cells off) fit at 0.32.
@@ -80,6 +90,14 @@ _PREMIUM_MOVES = 3  # rounds of whole-cell moves the premium squares may make
 # Cells between a line fit and the grid its premium squares agree on, block by block, beyond
 # which the lines are not the grid's: correct line fits measured 0.01-0.25 from it.
 _MAX_DISAGREEMENT = 0.4
+# The premium squares alone overrule the lines only when the layout explains more of the
+# colours there than at the lines' grid, by this share of what it explains at the lines' grid
+# beyond the grid a cell or two away (how clearly this photo's premium squares tell grids
+# apart). Lines on wood grain or misprinted a third to half a cell off straddle the squares:
+# 0.5 to many times that share. On a board crowded with tiles the block fit drifted off correct
+# lines (a cell, where blue tiles pass for blue premium squares) and explained at most 0.27
+# times that share more there.
+_OVERRULE = 0.4
 _GLANCE = 0.25  # cells a first round of the block fit must move a corner to look further
 # Outlines, best first by their premium squares, that the premium squares alone may start from.
 _PREMIUM_STARTS = 3
@@ -99,6 +117,16 @@ _MAX_IMBALANCE = 0.18
 
 class BoardNotFound(LookupError):
     """No playing grid could be found in the photo with enough confidence."""
+
+
+class _Disputed(BoardNotFound):
+    """A line fit that the premium squares, fitted block by block, put part of a cell away:
+    `fit` (quality, corners) is the line fit, `clearly` whether they explain clearly more of the
+    colours there (then the lines are not the grid's)."""
+
+    def __init__(self, message: str, fit: tuple[float, np.ndarray], clearly: bool) -> None:
+        super().__init__(message)
+        self.fit, self.clearly = fit, clearly
 
 
 @dataclass(frozen=True)
@@ -121,9 +149,36 @@ def locate_grid(
     put the grid where it does not fit.
     """
     colour, factor = _working_image(image)
-    candidates = _candidate_quads(colour)
     work = _pyramid(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
+    levels = _pyramid(colour)
     seen = None if layout is None else np.array([list(line) for line in layout])
+    masks = _masks(colour)
+    candidates = _candidate_quads(masks, colour.shape[:2])
+    try:
+        quality, corners = _search(colour, levels, work, candidates, rows, cols, seen)
+    except BoardNotFound as refusal:
+        # A second look at the masks (6. above).
+        inner = _candidate_quads(masks, colour.shape[:2], second=True, known=candidates)
+        if not inner:
+            raise
+        try:
+            quality, corners = _search(colour, levels, work, inner, rows, cols, seen)
+        except BoardNotFound:
+            raise refusal from None
+    return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+
+
+def _search(
+    colour: np.ndarray,
+    levels: list[np.ndarray],
+    work: list[np.ndarray],
+    candidates: list[np.ndarray],
+    rows: int,
+    cols: int,
+    seen: np.ndarray | None,
+) -> tuple[float, np.ndarray]:
+    """(quality, corners) of the grid found from these candidate quadrilaterals, by its lines
+    and then by its premium squares (2. to 5. above); raises `BoardNotFound`."""
     best: tuple[float, np.ndarray] | None = None
     warped = [_candidate(work, quad, rows, cols) for quad in candidates]
     # The plain energy's combs only when the capped energy's give no grid (see 2. above).
@@ -135,20 +190,24 @@ def locate_grid(
             break
     quality = best[0] if best is not None else 0.0
     refusal = BoardNotFound(f"no {rows}x{cols} board grid found (best fit quality {quality:.2f})")
-    levels = _pyramid(colour)
+    # A line fit the premium squares dispute without explaining clearly more elsewhere: it
+    # stands unless their search finds the grid by its lines too.
+    standing = None
     if best is not None and quality >= MIN_QUALITY:
         try:
-            quality, corners = _settled(colour, levels, work, best, rows, cols, seen)
-            return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+            return _settled(colour, levels, work, best, rows, cols, seen)
         except BoardNotFound as exc:
             # The line fit sat on something else (a cell off, wood grain, another grid-like
             # region): the premium squares may still find the grid.
             refusal = exc
+            if isinstance(exc, _Disputed) and not exc.clearly:
+                standing = exc.fit
     if seen is not None:
-        found = _lineless(colour, levels, work, candidates, rows, cols, seen)
+        found = _lineless(colour, levels, work, candidates, rows, cols, seen, standing is None)
         if found is not None:
-            quality, corners = found
-            return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+            return found
+    if standing is not None:
+        return standing
     raise refusal
 
 
@@ -160,8 +219,11 @@ def _lineless(
     rows: int,
     cols: int,
     layout: np.ndarray,
+    premium_only: bool = True,
 ) -> tuple[float, np.ndarray] | None:
-    """(quality, corners) of the grid found from its premium squares (5. above), or None."""
+    """(quality, corners) of the grid found from its premium squares (5. above), or None;
+    without `premium_only`, only where lines settle it (the premium squares alone were not
+    clear enough against the lines already fitted)."""
     for _, start in premium_grids(colour, candidates, layout)[:_PREMIUM_STARTS]:
         fit = premium_fit(levels, start, layout)
         # Faint lines settle the corners the premium squares placed, checked as any line fit
@@ -174,7 +236,7 @@ def _lineless(
                     return _settled(colour, levels, work, refined, rows, cols, layout)
                 except BoardNotFound:
                     continue
-        if fit is not None and fit.accepted:
+        if premium_only and fit is not None and fit.accepted:
             return fit.margin, fit.corners
     return None
 
@@ -190,9 +252,9 @@ def _settled(
 ) -> tuple[float, np.ndarray]:
     """A line fit (quality, corners) moved by whole cells to where the premium squares put it,
     again after a move while they still point elsewhere; raises `BoardNotFound` when the grid
-    does not fit as well there, when they point elsewhere without settling it, or when the
-    premium squares, fitted block by block from this grid, agree on a grid part of a cell away
-    (lines fitted to wood grain or to the premium squares' edges)."""
+    does not fit as well there, when they point elsewhere without settling it, or (`_Disputed`)
+    when the premium squares, fitted block by block from this grid, agree on a grid part of a
+    cell away (lines fitted to wood grain or to the premium squares' edges)."""
     quality, corners = fit
     for _ in range(_PREMIUM_MOVES if layout is not None else 0):
         moved = premium_shift(colour, corners, layout)
@@ -211,9 +273,11 @@ def _settled(
     if fits is not None and glance is not None and glance.proposed > _GLANCE:
         check = finish(fits, glance)
         if check is not None and check.accepted and check.moved > _MAX_DISAGREEMENT:
-            raise BoardNotFound(
+            raise _Disputed(
                 f"no {rows}x{cols} board grid found (premium squares put the grid "
-                f"{check.moved:.2f} of a cell away from its lines)"
+                f"{check.moved:.2f} of a cell away from its lines)",
+                (quality, corners),
+                check.score - glance.score > _OVERRULE * max(glance.margin, 0.0),
             )
     return quality, corners
 
@@ -316,8 +380,9 @@ def _quad_from_sides(contour: np.ndarray) -> np.ndarray | None:
     return quad if _plausible(quad) else None
 
 
-def _candidate_quads(work: np.ndarray) -> list[np.ndarray]:
-    """Quadrilaterals that may hold the grid: the frame itself and outlines of large regions."""
+def _masks(work: np.ndarray) -> list[np.ndarray]:
+    """Binary masks whose large regions may be the board or its grid: Otsu light and dark, dark
+    lines, edges, edge density, saturation, and the Otsu regions filled and opened wide."""
     h, w = work.shape[:2]
     gray = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     masks = []
@@ -347,22 +412,47 @@ def _candidate_quads(work: np.ndarray) -> list[np.ndarray]:
         outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         filled = cv2.drawContours(np.zeros_like(mask), outlines, -1, 255, cv2.FILLED)
         masks.append(cv2.morphologyEx(filled, cv2.MORPH_OPEN, wide))
+    return masks
 
-    quads = [np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)]
+
+def _candidate_quads(
+    masks: list[np.ndarray],
+    shape: tuple[int, int],
+    second: bool = False,
+    known: Sequence[np.ndarray] = (),
+) -> list[np.ndarray]:
+    """Quadrilaterals that may hold the grid: the frame itself and the outlines of the masks'
+    large regions; for a `second` look (6. above), the outlines of their large holes and of the
+    regions closed wider instead, leaving out those near `known` ones."""
+    h, w = shape
+    frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
+    quads = [] if second else [frame]
+    # (closing kernel side, whether holes are taken, whether outer outlines are)
+    looks = (
+        [(7, True, False), (max(h, w) // _SEAL_SHARE, False, True)]
+        if second
+        else [(7, False, True)]
+    )
     found: list[tuple[float, np.ndarray]] = []
     for mask in masks:
-        closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
-        contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for contour in contours:
-            area = cv2.contourArea(contour)
-            if area < 0.04 * h * w:
-                continue
-            for quad in (_quad_from_contour(contour), _quad_from_sides(contour)):
-                if quad is not None and cv2.contourArea(quad.astype(np.float32)) > 0.04 * h * w:
-                    found.append((area, quad))
+        for side, holes, outer in looks:
+            closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((side, side), np.uint8))
+            mode = cv2.RETR_CCOMP if holes else cv2.RETR_EXTERNAL
+            contours, hierarchy = cv2.findContours(closed, mode, cv2.CHAIN_APPROX_SIMPLE)
+            parents = hierarchy[0][:, 3] if hierarchy is not None else []
+            for contour, parent in zip(contours, parents, strict=True):
+                # With RETR_CCOMP, holes are the contours with a parent.
+                if not (holes if parent >= 0 else outer):
+                    continue
+                area = cv2.contourArea(contour)
+                if area < 0.04 * h * w:
+                    continue
+                for quad in (_quad_from_contour(contour), _quad_from_sides(contour)):
+                    if quad is not None and cv2.contourArea(quad.astype(np.float32)) > 0.04 * h * w:
+                        found.append((area, quad))
     found.sort(key=lambda item: -item[0])
     for _, quad in found:
-        if all(np.abs(quad - other).max() > 0.02 * max(h, w) for other in quads):
+        if all(np.abs(quad - other).max() > 0.02 * max(h, w) for other in [*quads, *known]):
             quads.append(quad)
         if len(quads) >= _MAX_CANDIDATES:
             break
