@@ -46,7 +46,10 @@
    the grid even when the frame's outside merged with a bar or a disc lying against it; and
    the masks' regions closed wider, which seals the gaps through which an outline ran inside
    the board (tiles at its edge), so that its sides are straight runs again. Only then: most
-   photos never need them, and each candidate costs a warp and two combs.
+   photos never need them, and each candidate costs a warp and two combs. A grid found there
+   must be settled by lines: the premium squares alone, from many more outlines, agree by
+   chance on grids part of a cell off where the lines do not show (a table camera's frames of
+   an overexposed board: three of three grids so found were 0.7 of a cell off).
 
 Thresholds are calibrated with `benchmarks/bench_locate.py` (rendered photos of random and
 calibrated editions, photos without a board, and the real photos in ../shared).
@@ -157,12 +160,12 @@ def locate_grid(
     try:
         quality, corners = _search(colour, levels, work, candidates, rows, cols, seen)
     except BoardNotFound as refusal:
-        # A second look at the masks (6. above).
+        # A second look at the masks (6. above), where only lines settle a grid.
         inner = _candidate_quads(masks, colour.shape[:2], second=True, known=candidates)
         if not inner:
             raise
         try:
-            quality, corners = _search(colour, levels, work, inner, rows, cols, seen)
+            quality, corners = _search(colour, levels, work, inner, rows, cols, seen, False)
         except BoardNotFound:
             raise refusal from None
     return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
@@ -176,9 +179,11 @@ def _search(
     rows: int,
     cols: int,
     seen: np.ndarray | None,
+    premium_only: bool = True,
 ) -> tuple[float, np.ndarray]:
     """(quality, corners) of the grid found from these candidate quadrilaterals, by its lines
-    and then by its premium squares (2. to 5. above); raises `BoardNotFound`."""
+    and then by its premium squares (2. to 5. above), by the premium squares alone only with
+    `premium_only`; raises `BoardNotFound`."""
     best: tuple[float, np.ndarray] | None = None
     warped = [_candidate(work, quad, rows, cols) for quad in candidates]
     # The plain energy's combs only when the capped energy's give no grid (see 2. above).
@@ -203,7 +208,8 @@ def _search(
             if isinstance(exc, _Disputed) and not exc.clearly:
                 standing = exc.fit
     if seen is not None:
-        found = _lineless(colour, levels, work, candidates, rows, cols, seen, standing is None)
+        alone = premium_only and standing is None
+        found = _lineless(colour, levels, work, candidates, rows, cols, seen, alone)
         if found is not None:
             return found
     if standing is not None:
