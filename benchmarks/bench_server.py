@@ -79,10 +79,13 @@ def _new_game(client: httpx.Client) -> tuple[str, dict[str, str]]:
 def bench_turns(client: httpx.Client, photos: int) -> None:
     """Median latency of a first turn from a 12 MP photo, over HTTP, and of its overlay fetched
     after the answer, as the phone page does (which also keeps one turn's overlay, drawn after
-    its answer, from running into the next turn's read)."""
+    its answer, from running into the next turn's read); and, from the answers' Server-Timing
+    headers, what each turn cost besides its own read, in the service and outside it (upload,
+    multipart parsing, the answer, HTTP)."""
     data = _photo_12mp()
     print(f"photo: 4000x3000 JPEG, {len(data) / 1e6:.1f} MB")
     times, overlays, statuses = [], [], []
+    reads, services = [], []
     for _ in range(photos):
         game_id, auth = _new_game(client)
         start = time.perf_counter()
@@ -92,6 +95,10 @@ def bench_turns(client: httpx.Client, photos: int) -> None:
             headers=auth,
         )
         times.append(time.perf_counter() - start)
+        timings = _server_timing(response.headers.get("Server-Timing", ""))
+        if {"read", "turn"} <= timings.keys():
+            reads.append(timings["read"] / 1000)
+            services.append(timings["turn"] / 1000)
         body = response.json()
         statuses.append(body.get("status") or body.get("error"))
         if body.get("overlay_url"):
@@ -106,7 +113,30 @@ def bench_turns(client: httpx.Client, photos: int) -> None:
             f"overlay fetched after the answer: median {statistics.median(overlays) * 1000:.0f} ms"
         )
     print(f"outcomes: {', '.join(sorted(set(statuses)))}")
+    if reads and len(reads) == len(times):
+        ms = [
+            statistics.median(values) * 1000
+            for values in (
+                reads,
+                [t - r for t, r in zip(times, reads, strict=True)],
+                [s - r for s, r in zip(services, reads, strict=True)],
+                [t - s for t, s in zip(times, services, strict=True)],
+            )
+        ]
+        print(
+            f"the server's own read: median {ms[0]:.0f} ms; each turn besides its read: median "
+            f"{ms[1]:.0f} ms, in the service {ms[2]:.0f} ms, outside it {ms[3]:.0f} ms"
+        )
     bench_read_alone(data, photos, statistics.median(times) * 1000)
+
+
+def _server_timing(header: str) -> dict[str, float]:
+    """{name: ms} of a `Server-Timing` header such as `read;dur=151.2, turn;dur=160.4`."""
+    timings = {}
+    for metric in filter(None, (part.strip() for part in header.split(","))):
+        name, _, duration = metric.partition(";dur=")
+        timings[name] = float(duration)
+    return timings
 
 
 def bench_read_alone(data: bytes, photos: int, turn_ms: float) -> None:
@@ -125,7 +155,9 @@ def bench_read_alone(data: bytes, photos: int, turn_ms: float) -> None:
             stages.setdefault(stage, []).append(ms)
     medians = {stage: statistics.median(values) for stage, values in stages.items()}
     print("read_board alone, median ms: " + ", ".join(f"{k} {v:.0f}" for k, v in medians.items()))
-    print(f"turn besides the read: {turn_ms - medians['total']:.0f} ms")
+    # Two medians taken at different times and in two processes: on a loaded machine this differs
+    # from the Server-Timing figure above, which compares each turn with its own read.
+    print(f"turn median minus this read's median: {turn_ms - medians['total']:.0f} ms")
 
 
 def bench_sheet(base: str, requests: int, clients: int) -> None:

@@ -267,6 +267,16 @@ def test_same_photo_or_key_never_makes_a_second_move(api: Api) -> None:
     assert api.reader.calls == 2
 
 
+def test_a_photo_read_now_tells_its_timings_a_replayed_one_none(api: Api) -> None:
+    first = api.photo(photo(1), reading(CAT))
+    timings = dict(
+        part.strip().split(";dur=") for part in first.headers["Server-Timing"].split(",")
+    )
+    assert set(timings) == {"read", "turn"}
+    assert 0 <= float(timings["read"]) <= float(timings["turn"])
+    assert "Server-Timing" not in api.photo(photo(1)).headers
+
+
 def test_a_retried_write_with_its_key_is_made_once(api: Api) -> None:
     """A phone that heard no answer sends the same pass, exchange, challenge, undo or end again
     with the same Idempotency-Key: the event is appended once, the retry gets the game as it is.

@@ -167,8 +167,9 @@ def _open(data: bytes) -> tuple[PhotoHeader, Image.Image]:
         raise PhotoError("truncated", f"{name} file is truncated or damaged in its header") from exc
     if kind == "jpeg":
         # Pillow stops reading at the first scan. Entropy-coded data never contains FF D9 (FF is
-        # stuffed), so the first one after it is the end of the image; a file cut short lacks it.
-        if data.find(b"\xff\xd9", image.fp.tell()) < 0:
+        # stuffed), so any one after it ends an image; a file cut short lacks it. Looked for from
+        # the end, where it is: searching forward through a 12 MP photo's stuffed FFs took 2 ms.
+        if data.rfind(b"\xff\xd9", image.fp.tell()) < 0:
             image.close()
             raise PhotoError("truncated", "JPEG file is truncated (no end-of-image marker)")
     elif kind == "png" and b"IEND" not in data[-12:]:
