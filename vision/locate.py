@@ -165,7 +165,9 @@ def locate_grid(
         if not inner:
             raise
         try:
-            quality, corners = _search(colour, levels, work, inner, rows, cols, seen, False)
+            quality, corners = _search(
+                colour, levels, work, inner, rows, cols, seen, premium_only=False
+            )
         except BoardNotFound:
             raise refusal from None
     return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
