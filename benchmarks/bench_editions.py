@@ -3,11 +3,13 @@
 Photos of editions the model never trained on — green boards with saturated premiums and white
 tiles, wood-print squares, boards of any hue, printed centre marks, held-out typefaces — each
 holding a random set of tiles drawn from the variant's own bag (so never more blanks than the set
-has). Prints, per edition kind and in all: cells right, tiles right, empty squares read as tiles,
-tiles read as empty, boards exact, grids found and grids wrong (a corner off by over half a cell).
+has). Prints, per edition kind, per variant and in all: cells right, tiles right, empty squares
+read as tiles, tiles read as empty, boards exact, grids found and grids wrong (a corner off by
+over half a cell); then the commonest misreads (the square's truth -> what was read, `.` an
+empty square), per edition kind, or only of `--confusions KIND`.
 
 Run: python benchmarks/bench_editions.py [--photos N] [--first SEED] [--variants en,ru,erudit]
-         [--grid-only]
+         [--grid-only] [--confusions KIND]
 
 `--grid-only` finds the grids and reads no cells (grids found and wrong, and the locator's time).
 
@@ -65,12 +67,15 @@ def main() -> None:
     parser.add_argument("--variants", default="en,ru,erudit")
     parser.add_argument("--size", default="1600x1200")
     parser.add_argument("--grid-only", action="store_true", help="find the grids, read no cells")
+    parser.add_argument("--confusions", help="list only this edition kind's misreads")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
     variants = [load_variant(name) for name in args.variants.split(",")]
     classifier = None if args.grid_only else CellClassifier()
     locate_ms: list[float] = []
     totals: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    by_variant: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    misreads: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     started = time.perf_counter()
     for i in range(args.photos):
         seed = args.first + i
@@ -82,8 +87,11 @@ def main() -> None:
         image, corners, _ = render_board_photo(rows, variant.name, style, seed, size)
         ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
         assert ok
-        tally = totals[kind]
-        tally["photos"] += 1
+        tally = collections.Counter(photos=1)
+        # Each photo counts under its edition kind and under its variant.
+        totals[kind] += tally
+        by_variant[variant.name] += tally
+        tally = collections.Counter()
         try:
             if args.grid_only:
                 found, located = grid_corners(jpeg.tobytes(), variant)
@@ -92,7 +100,8 @@ def main() -> None:
                 reading = read_board(jpeg.tobytes(), variant, classifier)
                 found = np.asarray(reading.corners, np.float32)
         except BoardNotFound:
-            tally["not found"] += 1
+            totals[kind]["not found"] += 1
+            by_variant[variant.name]["not found"] += 1
             continue
         cell = float(np.linalg.norm(corners[1] - corners[0])) / GRID
         # The reading's corners follow the board, as the renderer's do; the located grid's are
@@ -102,7 +111,8 @@ def main() -> None:
             for s in range(4 if args.grid_only else 1)
         )
         if error > 0.5 * cell:
-            tally["wrong grid"] += 1
+            totals[kind]["wrong grid"] += 1
+            by_variant[variant.name]["wrong grid"] += 1
             continue
         if args.grid_only:
             continue
@@ -118,10 +128,14 @@ def main() -> None:
                 else:
                     tally["empty read tile"] += got != "."
                 wrong += got != want
+                if got != want:
+                    misreads[kind][f"{want}->{got}"] += 1
         tally["cells right"] += GRID * GRID - wrong
         tally["exact"] += wrong == 0
+        totals[kind] += tally
+        by_variant[variant.name] += tally
     totals["all"] = sum(totals.values(), collections.Counter())
-    for kind, t in totals.items():
+    for kind, t in [*totals.items(), *by_variant.items()]:
         read = t["photos"] - t["not found"] - t["wrong grid"]
         grids = (
             f"{kind:>10}: {t['photos']} photos, grid found {t['photos'] - t['not found']}"
@@ -137,6 +151,10 @@ def main() -> None:
             f" empty read as tile {t['empty read tile']}, tile read as empty {t['tile read empty']},"
             f" exact {t['exact']}/{read}"
         )
+    for kind, counts in misreads.items():
+        if args.confusions in (None, kind):
+            listed = ", ".join(f"{pair} {n}" for pair, n in counts.most_common(30))
+            print(f"{kind:>10} misreads: {listed}")
     if locate_ms:
         print(f"locate CPU ms: median {np.median(locate_ms):.0f}, max {max(locate_ms):.0f}")
     print(f"{time.perf_counter() - started:.0f} s")

@@ -66,6 +66,20 @@ def _too_many(scores: np.ndarray, kinds: np.ndarray, empty: int, counts: np.ndar
     return too_many
 
 
+def _share_odds(
+    scores: np.ndarray, empty: int, blank: int, counts: np.ndarray, too_many: np.ndarray
+) -> np.ndarray:
+    """Per cell read as one of more blanks than the set holds, the odds of being empty the count
+    leaves it: (m − n) / n for m cells read as blanks where the set has n."""
+    top = scores.argmax(axis=1)
+    share = np.zeros(len(scores))
+    held = max(int(counts[blank]), 1)
+    for cell in np.flatnonzero(too_many):
+        if top[cell] == blank and blank != empty:
+            share[cell] = max(int((top == blank).sum()) - held, 0) / held
+    return share
+
+
 def _like_other_kinds(
     looks: np.ndarray,
     kinds: np.ndarray,
@@ -204,9 +218,10 @@ def relative_to_board(
     # Look-alikes are the classifier's own reads: a pass that settles some must not make the
     # rest fall under the set's count.
     too_many = _too_many(scores, codes, empty, counts)
+    share = _share_odds(scores, empty, blank, counts, too_many)
     for _ in range(passes):
         ratios, doubt = _log_ratios(weighed, looks, codes, squares, empty, blank, too_many)
-        weighed = _weighed(scores, ratios, empty, doubt)
+        weighed = _weighed(scores, ratios, empty, doubt, share)
     return weighed
 
 

@@ -15,6 +15,12 @@ the licences and the measurements behind each choice, printed by benchmarks/benc
   frequency: all 3.3 million forms would be 8.4 MB of gzip, most of them long forms never
   played, while the short rare forms are what tournament games hold (KIŹ, ZGOŃ, OCLI).
 
+Every list leaves out the words with no vowel letter (BZW, NJW, CD, NP, ZŁ): in these four
+languages such a string is an abbreviation or a symbol (wordfreq's texts and sjp.pl's spelling
+list hold thousands), never a game's word but for a few interjections (HM, PST, BRR), and with
+them nearly every two letters made a word, so a misread letter in a two-letter crossword passed
+unnoticed and the self-played benchmark games were made of them.
+
 Each word is written as the edition's tiles spell it: upper case, the accents the edition
 ignores taken off (French É as E, Spanish Á as A; Ñ, Ä Ö Ü and the Polish letters kept), German ß
 as SS; a word with a letter the tile set lacks (Spanish K and W) is left out.
@@ -52,6 +58,8 @@ SHORT_PL = 7  # a rack's tiles: Polish forms up to this length are all kept
 MAX_BAND = {"short": 600, "long": 700}
 # Letters an edition keeps as tiles of their own; every other accent is taken off.
 KEPT = {"de": "ÄÖÜ", "fr": "", "es": "Ñ", "pl": "ĄĆĘŁŃÓŚŹŻ"}
+# The vowel letters of each edition: a word needs one (`spoken`).
+VOWELS = {"de": "AEIOUYÄÖÜ", "fr": "AEIOUY", "es": "AEIOUY", "pl": "AEIOUYĄĘÓ"}
 DEBIAN_LISTS = {
     "de": "./usr/share/dict/ngerman",
     "fr": "./usr/share/dict/french",
@@ -153,14 +161,25 @@ def polish_words(polish: Path, wheel: Path) -> set[str]:
     return {w for w in debian_words(polish, "pl") if len(w) <= SHORT_PL or w in attested}
 
 
+def spoken(words: set[str], language: str) -> set[str]:
+    """The words with a vowel letter of the edition: the others are abbreviations and symbols.
+
+    >>> sorted(spoken({"BZW", "BEI", "HM", "ZŁ", "ŻÓŁW"}, "pl"))
+    ['BEI', 'ŻÓŁW']
+    """
+    vowels = set(VOWELS[language])
+    return {word for word in words if vowels & set(word)}
+
+
 def shipped_words(wheel: Path, spanish: Path, polish: Path) -> dict[str, set[str]]:
     """Each language's shipped words, as the module docstring says."""
-    return {
+    words = {
         "de": wordfreq_words(wheel, "de"),
         "fr": wordfreq_words(wheel, "fr"),
         "es": debian_words(spanish, "es") | wordfreq_words(wheel, "es"),
         "pl": polish_words(polish, wheel),
     }
+    return {language: spoken(listed, language) for language, listed in words.items()}
 
 
 def main() -> int:

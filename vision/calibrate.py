@@ -35,6 +35,14 @@ like. So:
    sure empties, reads empty, as a doubt. With no tile look to compare (an empty board), a
    square like its empty siblings is only made likelier to be empty, never likelier to be a
    tile: a glare spot on an empty square must not become a tile.
+5. A square read as a blank, of more than the set holds, that step 4 makes likelier to be empty
+   starts from no surer a blank than the set allows: of m squares read as blanks where the set
+   has n, at least m − n are no blank, and a square that looks like a tile with no letter and is
+   no blank is an empty square; so its odds of being empty are first raised to (m − n) / n where
+   the classifier gave less. The classifier, sure of each wood-print square alone (a blank at
+   0.9999), cannot be sure of a hundred of them when the set has two; the look then decides as
+   above. (Letters read more often than the set holds are more often a look-alike letter, Ć
+   read as C, than an empty square: they get no such start.)
 
 A doubt reads empty no surer than `DOUBT`, below what the tracker takes as read, so a true tile
 among such squares is asked about, never dropped silently.
@@ -348,13 +356,34 @@ def _log_ratios(
     return np.clip(log_ratio, -MAX_TOWARDS_TILE, MAX_TOWARDS_EMPTY), doubt
 
 
+def _share_odds(
+    scores: np.ndarray, empty: int, blank: int, counts: np.ndarray, too_many: np.ndarray
+) -> np.ndarray:
+    """Per cell, the odds of being empty that the set's count of blanks leaves a cell read as one
+    of more blanks than it holds (`too_many`): of m such cells where the set has n, at least
+    m − n are empty, so one is empty at odds of (m − n) / n at least (module docstring, step 5);
+    0 for the others."""
+    top = scores.argmax(axis=1)
+    held = max(int(counts[blank]), 1)
+    surplus = max(int((top == blank).sum()) - held, 0) / held
+    return np.where(too_many & (top == blank) & (blank != empty), surplus, 0.0)
+
+
 def _weighed(
-    scores: np.ndarray, log_ratio: np.ndarray, empty: int, doubt: np.ndarray
+    scores: np.ndarray,
+    log_ratio: np.ndarray,
+    empty: int,
+    doubt: np.ndarray,
+    share: np.ndarray | None = None,
 ) -> np.ndarray:
     """Scores with each cell's odds of being empty multiplied by exp(log_ratio), those of the
-    `doubt` cells to no more than `DOUBT` (or as they were)."""
+    `doubt` cells to no more than `DOUBT` (or as they were). Where the look makes a cell likelier
+    to be empty, its odds are first raised to its `share` (`_share_odds`) where lower."""
     p_empty = scores[:, empty]
-    odds = p_empty / np.maximum(1 - p_empty, 1e-12) * np.exp(log_ratio)
+    odds = p_empty / np.maximum(1 - p_empty, 1e-12)
+    if share is not None:
+        odds = np.where(log_ratio > 0, np.maximum(odds, share), odds)
+    odds = odds * np.exp(log_ratio)
     new_empty = odds / (1 + odds)
     new_empty = np.where(doubt, np.minimum(new_empty, np.maximum(p_empty, DOUBT)), new_empty)
     out = scores * ((1 - new_empty) / np.maximum(1 - p_empty, 1e-12))[:, None]
@@ -386,9 +415,10 @@ def relative_to_board(
     # Look-alikes are the classifier's own reads: a pass that settles some must not make the
     # rest fall under the set's count.
     too_many = _too_many(scores, looks.kinds, empty, counts)
+    share = _share_odds(scores, empty, blank, counts, too_many)
     for _ in range(passes):
         ratios, doubt = _log_ratios(weighed, looks, empty, blank, too_many)
-        weighed = _weighed(scores, ratios, empty, doubt)
+        weighed = _weighed(scores, ratios, empty, doubt, share)
     return weighed
 
 
