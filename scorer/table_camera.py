@@ -30,13 +30,15 @@ tiles for less than that is not a turn.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scorer.board import Board, Square
+from scorer.board import UNKNOWN_BLANK, Board, Square, Tile
 from scorer.game import Play
 from scorer.tracking import EMPTY, TurnStatus, UncertainCell
 from scorer.turns import Turn
+from scorer.variant import Variant
 
 
 class FrameStatus(StrEnum):
@@ -232,3 +234,34 @@ def asked_unseen(turn: Turn, unseen: frozenset[Square], read: Board) -> Turn:
     )
     proposed = (turn.event,) if turn.event is not None else turn.proposed
     return Turn(result, None, proposed=proposed)
+
+
+def no_tile_left(cell: UncertainCell, known: Board, variant: Variant) -> bool:
+    """Whether a doubtful square read empty first can hold none of the tiles it might otherwise
+    be: each of them lies on `known` as many times as the set has it (read "empty or a blank"
+    once both blanks are played). Such a doubt on a square that changed shows light over an
+    empty square (a lamp's glare), not a tile laid there: no tile of those is left to lay. A
+    doubt with no tile among its candidates is not one (the truth of an unreadable square may
+    be none of them).
+
+    >>> from scorer.variant import load_variant
+    >>> en = load_variant("en")
+    >>> doubt = UncertainCell((7, 7), (EMPTY, "?"), "some cells cannot be read")
+    >>> no_tile_left(doubt, Board.empty(15, 15), en)
+    False
+    >>> played = Board.empty(15, 15).place({(0, 0): Tile("A", True), (0, 1): Tile("T", True)})
+    >>> no_tile_left(doubt, played, en)
+    True
+    """
+    if not cell.candidates or cell.candidates[0] != EMPTY:
+        return False
+    tiles = [Tile.from_char(symbol) for symbol in cell.candidates[1:] if symbol != EMPTY]
+    if not tiles:
+        return False
+    laid = Counter(UNKNOWN_BLANK if t.is_blank else t.letter for _, t in known.tiles())
+    return all(
+        laid[UNKNOWN_BLANK] >= variant.blank_count
+        if tile.is_blank
+        else laid[tile.letter] >= variant.count(tile.letter)
+        for tile in tiles
+    )

@@ -33,6 +33,7 @@ from scorer.table_camera import (
     FrameStatus,
     asked_unseen,
     hidden_squares,
+    no_tile_left,
     settled,
     step,
     unseen_since,
@@ -272,8 +273,9 @@ class TableCameras:
         says it), and neither does a review without a play whose doubtful squares are all known
         tiles (hidden: read again once something moves), or one without a play where no square
         that looked changed is read as gained or lost or is in doubt (a premium square that might
-        be a blank, asked after every hand that passed over it otherwise; glare): both answer as
-        the camera sees it. The last play's tiles gone is a withdrawal to confirm, never recorded
+        be a blank, asked after every hand that passed over it otherwise; glare), a doubt that
+        no tile left to lay could settle counting as none (`scorer.table_camera.no_tile_left`):
+        both answer as the camera sees it. The last play's tiles gone is a withdrawal to confirm, never recorded
         silently (`scorer.turns.withdrawals_confirmed`); nor is a play with words the dictionary
         lacks (`scorer.turns.phonies_confirmed`)."""
         game_id = record.id
@@ -328,6 +330,9 @@ class TableCameras:
             # reading tells whether tiles came (a review of them stands) or not (see below).
             unseen = board_squares(hidden_squares(view.touched, view.unknown), turns, seen)
             read = result.read_board
+            # A changed square in doubt may hold a tile laid there, unless no tile it might be
+            # is left to lay: light over an empty square (see `no_tile_left`).
+            laid = [c.square for c in result.uncertain if not no_tile_left(c, known, variant)]
             seen_new = read is not None and any(
                 read.in_bounds(*s) and (read.get(*s) is None) != (known.get(*s) is None)
                 for s in looked | unseen
@@ -338,7 +343,7 @@ class TableCameras:
                 and not turn.proposed
                 and not hidden
                 and not seen_new
-                and not any(s in looked for s in doubts)
+                and not any(s in looked for s in laid)
             )
             if unchanged and unseen and read is not None:
                 # No move read, but the hand was over squares too bright to show a tile: that

@@ -2,11 +2,12 @@
 tiles laid one by one, the hand lifted between two tiles, the hand leaving, a pass (a hand that
 leaves nothing), a board covered, no board, a failed reading and a restart; a reading of no move
 while squares the hand was over were too bright to see, which waits instead of settling; and a
-play gone from view, which is a withdrawal to confirm."""
+play gone from view, which is a withdrawal to confirm; and which doubts on a changed square no
+tile left to lay could settle (glare over an empty square late in a game)."""
 
 from __future__ import annotations
 
-from scorer.board import Tile
+from scorer.board import Board, Tile
 from scorer.game import ChallengeWithdrawn, Game
 from scorer.table_camera import (
     CameraConfig,
@@ -15,12 +16,13 @@ from scorer.table_camera import (
     FrameStatus,
     asked_unseen,
     hidden_squares,
+    no_tile_left,
     settled,
     step,
     unseen_since,
     waited,
 )
-from scorer.tracking import certain_reading
+from scorer.tracking import EMPTY, UncertainCell, certain_reading
 from scorer.turns import (
     WITHDRAWAL_TO_CONFIRM,
     turn_from_move,
@@ -231,3 +233,24 @@ def test_a_play_read_after_an_unseen_hand_is_asked_not_recorded() -> None:
         ((3, 3), (".",)),
     ]  # (8, 6) holds the play's A
     assert "CAB" in asked.result.message
+
+
+def test_a_doubt_no_tile_left_could_settle_is_light_not_a_play() -> None:
+    """Read "empty, or else a blank" once both blanks are played, or "empty, or else Z" with the
+    one Z on the board: no tile of those is left to lay there. Any letter still in the bag, a
+    tile read first, or no tile among the candidates at all keeps the doubt."""
+    en = load_variant("en")
+    board = Board.empty(15, 15).place(
+        {(7, 7): Tile("Z"), (7, 8): Tile("A", True), (7, 9): Tile("P", True)}
+    )
+
+    def doubt(*candidates: str) -> UncertainCell:
+        return UncertainCell((3, 3), candidates, "some cells cannot be read")
+
+    assert no_tile_left(doubt(EMPTY, "?"), board, en)
+    assert no_tile_left(doubt(EMPTY, "Z", "?"), board, en)
+    assert not no_tile_left(doubt(EMPTY, "Z", "S"), board, en)
+    assert not no_tile_left(doubt("?", EMPTY), board, en)
+    assert not no_tile_left(doubt(EMPTY), board, en)
+    one_blank = Board.empty(15, 15).place({(7, 7): Tile("A", True)})
+    assert not no_tile_left(doubt(EMPTY, "?"), one_blank, en)
