@@ -421,21 +421,35 @@ class GameService:
             "finished": over,
             "winners": [game.players[p] for p in state.winners],
             "pending": None if pending is None else pending.response,
+            "head": tx.head(record.id),
         }
 
     # --- events ------------------------------------------------------------------------------
 
     def _write(
-        self, game_id: str, make: Callable[[Game, GameRecord], Event], key: str | None = None
+        self,
+        game_id: str,
+        make: Callable[[Game, GameRecord], Event],
+        key: str | None = None,
+        replacing: type[Event] | None = None,
     ) -> dict[str, Any]:
         """Append the event `make` builds from the locked, folded game; returns GAME. A retry
-        with the same `key` (Idempotency-Key) appends nothing and gets the game as it is."""
+        with the same `key` (Idempotency-Key) appends nothing and gets the game as it is.
+        `replacing`: the last event must be of this kind, and is undone first (in the same
+        transaction: a refused event leaves it in force)."""
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
             if _seen_game_write(tx, game_id, key):
                 return self.game_json(tx, record)
             game = self._game(tx, record)
             self._require_no_review(tx, game_id)
+            if replacing is not None:
+                if not game.events or not isinstance(game.events[-1], replacing):
+                    raise ServiceError(
+                        "not_allowed", f"the last turn is not a {replacing.__name__.lower()}"
+                    )
+                tx.undo(game_id, tx.events(game_id)[-1][0])
+                game = self._game(tx, record)
             if game.state.settled:
                 raise ServiceError("game_finished", "the game is over")
             try:
@@ -463,15 +477,23 @@ class GameService:
         return self._write(game_id, lambda game, _: Pass(game.state.turn), key)
 
     def exchange(
-        self, game_id: str, count: int | None, tiles: str | None, key: str | None = None
+        self,
+        game_id: str,
+        count: int | None,
+        tiles: str | None,
+        key: str | None = None,
+        instead_of_pass: bool = False,
     ) -> dict[str, Any]:
-        """The player to move exchanges tiles (the letters, or only how many)."""
+        """The player to move exchanges tiles (the letters, or only how many); `instead_of_pass`:
+        the last turn, recorded as a pass (a photo cannot tell an exchange), was this exchange,
+        made by the player who passed."""
         if not tiles and not count:
             raise ServiceError("bad_request", "give the tiles exchanged or how many")
         return self._write(
             game_id,
             lambda game, _: Exchange(game.state.turn, tiles=tiles or "", count=count or 0),
             key,
+            replacing=Pass if instead_of_pass else None,
         )
 
     def challenge(
@@ -579,11 +601,14 @@ class GameService:
         key: str | None,
         corners: str | None = None,
         timings: dict[str, float] | None = None,
+        after: int | None = None,
     ) -> dict[str, Any]:
         """Read a photo and track it as the next turn; returns TURN. `corners`: the `corners`
         field, the grid's corners marked on a photo where no board was found. `timings`, when
         given, gets the milliseconds the photo's read took (`read`) and the whole turn (`turn`);
-        a photo answered from an earlier turn gets none."""
+        a photo answered from an earlier turn gets none. `after`: the game's head as the page
+        knew it when the photo was taken, which tells an unchanged board's pass from a turn
+        already recorded (`scorer.turns.passes_confirmed`; a head past the game's is not said)."""
         start = time.perf_counter()
         marked = parse_corners(corners) if corners is not None else None
         sha = hashlib.sha256(data).hexdigest()
@@ -607,8 +632,10 @@ class GameService:
             game = self.require_open(tx, record)
             turn, answers, reading = self.tracked(tx, record, game, reading)
             words = self._dictionary(record, game.variant)
+            head = tx.head(game_id)
+            seen = None if after is None or after > head else after == head
             turn = two_plays_offered(
-                game, passes_confirmed(phonies_confirmed(turn)), dictionary=words
+                game, passes_confirmed(phonies_confirmed(turn), seen), dictionary=words
             )
             if turn.result.status is TurnStatus.REJECTED:
                 response = {"status": "rejected", "message": turn.result.message}

@@ -242,6 +242,12 @@ class Tx:
         ).fetchall()
         return [(seq, json.loads(data)) for seq, data in rows]
 
+    def head(self, game_id: str) -> int:
+        """The game's head: the sequence number of the last record of its log (an event or an
+        undo record), 0 before any. It changes with every write to the log and never comes back,
+        so a page that knew it can tell whether the game moved on since."""
+        return self._next_seq(game_id) - 1
+
     def _next_seq(self, game_id: str) -> int:
         row = self._run(
             "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)

@@ -43,9 +43,13 @@ class Api:
         headers = {**self.auth, **kwargs.pop("headers", {})}  # type: ignore[dict-item]
         return self.client.post(f"/api/games/{self.id}{path}", headers=headers, **kwargs)
 
-    def photo(self, data: bytes, result: object = None, **kwargs: object) -> httpx.Response:
+    def photo(
+        self, data: bytes, result: object = None, after: int | None = None, **kwargs: object
+    ) -> httpx.Response:
         if result is not None:
             self.reader.add(data, result)
+        if after is not None:
+            kwargs["data"] = {"after": str(after)}
         return self.post("/turns", files={"photo": ("board.png", data, "image/png")}, **kwargs)
 
     def game(self) -> dict:
@@ -529,6 +533,61 @@ def test_pass_exchange_undo(api: Api) -> None:
     assert api.post("/undo").json()["turn"] == "Bob"
     assert api.post("/undo").json()["moves"] == []
     _error(api.post("/undo"), 422, "not_allowed")
+
+
+def test_an_unchanged_board_sent_after_the_head_is_a_pass_recorded(api: Api) -> None:
+    """A photo of the board as the last turn left it, sent with `after` the game's head (the
+    phone had seen that turn recorded), is a pass, recorded without a question; a pass turned
+    into an exchange afterwards is that player's exchange."""
+    head = api.photo(photo(1), reading(CAT)).json()["game"]["head"]
+    assert head > 0
+    turn = api.photo(photo(2), reading(CAT), after=head).json()
+    assert turn["status"] == "committed" and turn["move"]["kind"] == "pass", turn
+    assert turn["move"]["player"] == "Bob" and turn["game"]["head"] > head
+    # An exchange the game refuses leaves the pass in force.
+    refused = api.post("/exchange", json={"tiles": "A1", "instead_of_pass": True})
+    _error(refused, 422, "not_allowed")
+    assert [m["kind"] for m in api.game()["moves"]] == ["play", "pass"]
+    game = api.post("/exchange", json={"count": 2, "instead_of_pass": True}).json()
+    assert [(m["player"], m["kind"]) for m in game["moves"]] == [
+        ("Ann", "play"),
+        ("Bob", "exchange"),
+    ]
+    assert game["turn"] == "Ann" and game["head"] > turn["game"]["head"]
+    # Only a pass is made an exchange so.
+    _error(api.post("/exchange", json={"count": 2, "instead_of_pass": True}), 422, "not_allowed")
+
+
+def test_an_unchanged_board_sent_before_the_head_records_nothing(api: Api) -> None:
+    """A photo taken before the last turn was recorded (another phone recorded it: the page's
+    `after` is behind the head) shows that turn's board again: already recorded, nothing more
+    recorded, and the same photo sent again is answered the same."""
+    before = api.game()["head"]
+    assert before == 0
+    api.photo(photo(1), reading(CAT))
+    head = api.game()["head"]
+    turn = api.photo(photo(2), reading(CAT), after=before).json()
+    assert turn["status"] == "committed" and turn["move"] is None, turn
+    assert turn["message"].startswith("already recorded")
+    assert turn["game"]["head"] == head and len(turn["game"]["moves"]) == 1
+    assert turn["game"]["turn"] == "Bob" and turn["game"]["pending"] is None
+    again = api.photo(photo(2), after=before).json()
+    assert again["turn_id"] == turn["turn_id"] and api.game()["head"] == head
+    # A new play is recorded whatever the page knew.
+    turn = api.photo(photo(3), reading(CATS), after=before).json()
+    assert turn["status"] == "committed" and turn["move"]["word"] == "CATS"
+
+
+def test_an_unchanged_board_sent_without_after_or_ahead_of_the_head_is_asked(api: Api) -> None:
+    """Without `after` (or with a head the game never had) a photo of the unchanged board is
+    asked: a pass, or the same position photographed again."""
+    api.photo(photo(1), reading(CAT))
+    head = api.game()["head"]
+    for n, after in ((2, None), (3, head + 5)):
+        turn = api.photo(photo(n), reading(CAT), after=after).json()
+        assert turn["status"] == "needs_review" and turn["move"]["kind"] == "pass", turn
+        assert api.post("/review/reject").json()["head"] == head
+    _error(api.photo(photo(4), reading(CAT), after=-1), 422, "validation")
 
 
 def test_undo_a_photo_turn_then_the_same_photo_counts_again(api: Api) -> None:
