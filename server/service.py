@@ -169,12 +169,65 @@ def _reviewed_reading(board: Board, uncertain: list[dict[str, Any]]) -> PlainRea
     return PlainReading(classes, confidence, top3)
 
 
-def _still_empty(answers: list[str], board: Board | None) -> list[str]:
-    """The squares answered empty (`vision.answers.square_key`) that `board` leaves empty (all
-    of them without a board)."""
-    if board is None:
-        return answers
-    return [key for key in answers if board.get(*(int(v) for v in key.split(","))) is None]
+def _square(key: str) -> tuple[int, int]:
+    """The square of a `vision.answers.square_key`."""
+    row, col = key.split(",")
+    return int(row), int(col)
+
+
+@dataclasses.dataclass(frozen=True)
+class Answers:
+    """What the players answered about squares in the game's photos so far, kept with each photo
+    turn for the next: the squares they said were empty, and the tiles they named (board-text
+    characters: a letter, a blank's letter in lower case), by `vision.answers.square_key`."""
+
+    empty: tuple[str, ...] = ()
+    tiles: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, state: dict[str, Any]) -> Answers:
+        """The answers a turn's stored state keeps."""
+        tiles = state.get("tile_answers", {})
+        return cls(tuple(state.get("empty_answers", [])), tuple(sorted(tiles.items())))
+
+    def with_said(self, changes: dict[tuple[int, int], Tile | None]) -> Answers:
+        """These answers and a review's `changes` (square → the tile set, None: empty)."""
+        said = {square_key(*square): tile for square, tile in changes.items()}
+        empty = {key for key in self.empty if key not in said}
+        empty |= {key for key, tile in said.items() if tile is None}
+        tiles = {key: char for key, char in self.tiles if key not in said}
+        tiles |= {key: tile.char for key, tile in said.items() if tile is not None}
+        return Answers(tuple(sorted(empty)), tuple(sorted(tiles.items())))
+
+    def state(self, board: Board | None) -> dict[str, Any]:
+        """The state entries that keep these answers with a turn whose board is `board`: those
+        it bears out (an answered square since covered, or a named tile since gone, is dropped;
+        all of them without a board)."""
+
+        def holds(key: str, char: str | None) -> bool:
+            if board is None:
+                return True
+            tile = board.get(*_square(key))
+            return tile is None if char is None else tile is not None and tile.char == char
+
+        return {
+            "empty_answers": [key for key in self.empty if holds(key, None)],
+            "tile_answers": {key: char for key, char in self.tiles if holds(key, char)},
+        }
+
+    def named(self, game: Game) -> frozenset[tuple[int, int]]:
+        """The known tiles of `game` the players named, but for the last play's (which may yet
+        be withdrawn after a challenge): they cannot have left the board (`track`'s `kept`)."""
+        last = game.state.last_play
+        withdrawable = {p.square for p in last.play.placements} if last else set()
+        known = game.state.board
+        return frozenset(
+            square
+            for key, char in self.tiles
+            if (square := _square(key)) not in withdrawable
+            and (tile := known.get(*square)) is not None
+            and tile.char == char
+        )
 
 
 def _remember(tx: Tx, game_id: str, key: str | None, response: dict[str, Any]) -> None:
@@ -660,10 +713,11 @@ class GameService:
         reading: Reading,
         kept: frozenset[tuple[int, int]] = frozenset(),
         blind: frozenset[tuple[int, int]] = frozenset(),
-    ) -> tuple[Turn, list, Reading]:
-        """A photo's (or a frame's) reading tracked against the game: the turn, the squares the
-        players said were empty, and the reading with those answers applied; `kept`, known
-        tiles a table camera saw unchanged, and `blind`, the empty squares it could not see
+    ) -> tuple[Turn, Answers, Reading]:
+        """A photo's (or a frame's) reading tracked against the game: the turn, the players'
+        answers so far, and the reading with those answers applied (the squares they said were
+        empty; the tiles they named are kept, `Answers.named`); `kept`, known tiles a table
+        camera saw unchanged, and `blind`, the empty squares it could not see
         (`scorer.tracking.track`)."""
         # The latest photo turn, or the empty board's before the first move (no event).
         latest = tx.last_photo_turn(record.id)
@@ -672,9 +726,11 @@ class GameService:
         steady = frozenset((int(r), int(c)) for r, c in gone)
         # Squares the players said were empty are not asked about again while they look so.
         known, layout = game.state.board, game.variant.layout.rows
-        answers = latest.state.get("empty_answers", []) if latest else []
-        reading = with_answers(reading, known, layout, answers)
+        answers = Answers.of(latest.state) if latest else Answers()
+        reading = with_answers(reading, known, layout, answers.empty)
         words = self._dictionary(record, game.variant)
+        # Tiles the players named stay on the board however they look in this photo.
+        kept |= answers.named(game)
         turn = turn_from_reading(game, reading, words, steady, kept=kept, blind=blind)
         return turn, answers, reading
 
@@ -715,13 +771,13 @@ class GameService:
         sha: str,
         existing: bool = False,
         photo: bool = True,
-        answers: list[str] | None = None,
+        answers: Answers | None = None,
         answered: list[tuple[int, int]] | None = None,
         order: dict[str, list[list[int]]] | None = None,
     ) -> dict[str, Any]:
         """Commit a tracked turn or keep it pending; returns TURN and stores it with the turn
-        (`sha` "" and no `photo` for a typed move). `answers`: the squares the players answered
-        were empty so far (`vision.answers`), kept with the turn for the next photo; `answered`:
+        (`sha` "" and no `photo` for a typed move). `answers`: what the players answered about
+        squares so far (`Answers`), kept with the turn for the next photo; `answered`:
         the squares set while reviewing this photo (`scorer.turns.phonies_confirmed`); `order`:
         the squares a table camera saw a hand over `earlier` and `later`, kept for its
         corrections (`scorer.turns.two_plays_offered`). A turn proposing two plays answers
@@ -768,7 +824,7 @@ class GameService:
             "then": [event_to_json(event) for event in turn.proposed[1:]],
             "order": order or {},
             "gone": sorted(result.gone),
-            "empty_answers": _still_empty(answers or [], board),
+            **(answers or Answers()).state(board),
             "answered": [list(square) for square in answered or []],
         }
         if existing:
@@ -894,8 +950,7 @@ class GameService:
             )
             if turn.result.status is TurnStatus.REJECTED:
                 raise ServiceError("illegal_play", turn.result.message)
-            said = [square_key(*square) for square, tile in changes.items() if tile is None]
-            answers = sorted({*pending.state.get("empty_answers", []), *said})
+            answers = Answers.of(pending.state).with_said(changes)
             return self.settle(
                 tx,
                 record,

@@ -843,3 +843,51 @@ def test_known_tiles_read_as_empty_photo_after_photo_are_not_asked_about(
     assert not third["uncertain"]
     assert game.post("/review/confirm").json()["status"] == "committed"
     assert game.game()["board"][7] == ".PLACATE......."
+
+
+def test_known_tiles_the_players_named_are_not_asked_about_again(
+    client: TestClient, reader: FakeReader
+) -> None:
+    """Known tiles that look gone (a hand or glare?) and that the players answered with their
+    letters stay on the board in the game's later photos, however they look there: the same
+    question is not asked again."""
+    words = "PLACATE\nPLACATES\n"
+    created = client.post(
+        "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": words}
+    )
+    game = Api(client, reader, created.json())
+    game.photo(photo(910), reading({7: ".PLACATE......."}))
+    game.photo(photo(911), reading({7: ".PLACATES......"}))
+    gone = {7: ".P...ATES......"}
+    asked = game.photo(photo(912), reading(gone)).json()
+    assert asked["message"].startswith("known tiles look gone"), asked
+    assert {c["square"] for c in asked["uncertain"]} == {"C8", "D8", "E8"}
+    answered = game.post("/review/correct", json={"cells": {"C8": "L", "D8": "A", "E8": "C"}})
+    assert answered.json()["move"]["kind"] == "pass", answered.text
+    if answered.json()["status"] == "needs_review":
+        answered = game.post("/review/confirm")
+    assert answered.json()["status"] == "committed"
+    # Bob's photo: the same three tiles look gone again; they are misreads, the board unchanged.
+    again = game.photo(photo(913), reading(gone)).json()
+    assert not again["message"].startswith("known tiles look gone"), again
+    assert again["move"]["kind"] == "pass" and not again["uncertain"]
+    assert {m["square"] for m in again["misreads"]} == {"C8", "D8", "E8"}
+
+
+def test_a_play_whose_tile_the_players_named_may_still_be_withdrawn(
+    client: TestClient, reader: FakeReader
+) -> None:
+    """The last play's tiles are not kept by the players' answers: a challenge may take them off."""
+    words = "PLACATE\nPLACATES\n"
+    created = client.post(
+        "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": words}
+    )
+    game = Api(client, reader, created.json())
+    game.photo(photo(920), reading({7: ".PLACATE......."}))
+    doubt = reading({7: ".PLACATES......"}, {"I8": [("S", 0.5), (".", 0.45)]})
+    asked = game.photo(photo(921), doubt).json()
+    assert [c["square"] for c in asked["uncertain"]] == ["I8"], asked
+    answered = game.post("/review/correct", json={"cells": {"I8": "S"}}).json()
+    assert answered["status"] == "committed" and answered["move"]["word"] == "PLACATES"
+    taken = game.photo(photo(922), reading({7: ".PLACATE......."})).json()
+    assert taken["status"] == "committed" and taken["move"]["kind"] == "withdrawn", taken
