@@ -18,10 +18,10 @@ their page last saw it; and they:
 - on `no_board` (or a photo the service refuses) retake once, then mark the true grid corners
   on the retake, then type the move (`POST /moves`, GCG notation);
 - pass or exchange with a photo of the unchanged board (the service records a pass: a photo
-  cannot tell an exchange, so the players then say it was one: `instead_of_pass`; a first-turn
-  pass or exchange goes through its endpoint), withdraw a challenged-off play with a photo of
-  the board without it (the challenge endpoint when the photo fails), and record a failed
-  five-point challenge and the racks left at the end through their endpoints;
+  cannot tell an exchange, so the players then say it was one: `instead_of_pass`), withdraw a
+  challenged-off play with a photo of the board without it (the challenge endpoint when the
+  photo fails), and record a failed five-point challenge and the racks left at the end through
+  their endpoints;
 - when a committed move differs from the record (tiles or score), undo it and type it, so that
   one misread does not spoil the rest of the game; it still counts as recorded wrongly.
 

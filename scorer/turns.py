@@ -40,6 +40,8 @@ ALREADY_RECORDED = (
     "that turn was recorded; nothing recorded (a pass is recorded with a new photo, or Pass)"
 )
 
+FIRST_PASS = "the empty board again, the first photo of it recorded: the first player's pass"
+
 WITHDRAWAL_TO_CONFIRM = (
     "the last play's tiles are gone: confirm it was withdrawn after a challenge, or reject "
     "this if they are still on the board"
@@ -146,6 +148,23 @@ def passes_confirmed(turn: Turn, seen: bool | None = None) -> Turn:
         turn.result, status=TurnStatus.NEEDS_REVIEW, message=PASS_TO_CONFIRM
     )
     return Turn(result, None, proposed=(turn.event,))
+
+
+def first_pass(game: Game, turn: Turn) -> Turn:
+    """`turn`, but the empty board before the first move, photographed again by players who saw
+    their first photo of it recorded (the service's `after`), is the first player's pass (or
+    exchange: a photo cannot tell): the first photo of it records nothing, a second one is a
+    turn."""
+    result = turn.result
+    unchanged = result.status is TurnStatus.COMMITTED and result.kind is ChangeKind.UNCHANGED
+    if turn.event is not None or not unchanged or game.state.lines:
+        return turn
+    event = Pass(game.state.turn)
+    try:
+        game.apply(event)
+    except (GameError, IllegalPlay):
+        return turn
+    return Turn(dataclasses.replace(result, message=FIRST_PASS), event)
 
 
 def withdrawals_confirmed(turn: Turn) -> Turn:

@@ -232,9 +232,9 @@ class GameOut(BaseModel):
     winners: list[str]
     pending: PendingOut | None
     head: int = Field(
-        description="the last record of the game's log (0 before any): it changes with every "
-        "move, pass, exchange, challenge, undo or end; a photo sent with `after` set to the head "
-        "the page knew tells a pass from a turn already recorded",
+        description="grows with every move, pass, exchange, challenge, undo or end and every "
+        "photo turn recorded without one (the empty board), 0 before any; a photo sent with "
+        "`after` set to the head the page knew tells a pass from a turn already recorded",
     )
 
 

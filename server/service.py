@@ -42,6 +42,7 @@ from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, cert
 from scorer.turns import (
     Turn,
     corrected_turn,
+    first_pass,
     passes_confirmed,
     phonies_confirmed,
     turn_from_move,
@@ -687,9 +688,10 @@ class GameService:
             words = self._dictionary(record, game.variant)
             head = tx.head(game_id)
             seen = None if after is None or after > head else after == head
-            turn = two_plays_offered(
-                game, passes_confirmed(phonies_confirmed(turn), seen), dictionary=words
-            )
+            turn = passes_confirmed(phonies_confirmed(turn), seen)
+            if seen and head and not tx.log_records(game_id):
+                turn = first_pass(game, turn)
+            turn = two_plays_offered(game, turn, dictionary=words)
             if turn.result.status is TurnStatus.REJECTED:
                 response = {"status": "rejected", "message": turn.result.message}
                 tx.add_turn(

@@ -569,13 +569,34 @@ def test_an_unchanged_board_sent_before_the_head_records_nothing(api: Api) -> No
     turn = api.photo(photo(2), reading(CAT), after=before).json()
     assert turn["status"] == "committed" and turn["move"] is None, turn
     assert turn["message"].startswith("already recorded")
-    assert turn["game"]["head"] == head and len(turn["game"]["moves"]) == 1
+    assert turn["game"]["head"] > head and len(turn["game"]["moves"]) == 1
     assert turn["game"]["turn"] == "Bob" and turn["game"]["pending"] is None
     again = api.photo(photo(2), after=before).json()
-    assert again["turn_id"] == turn["turn_id"] and api.game()["head"] == head
+    assert again["turn_id"] == turn["turn_id"] and api.game()["head"] == turn["game"]["head"]
     # A new play is recorded whatever the page knew.
     turn = api.photo(photo(3), reading(CATS), after=before).json()
     assert turn["status"] == "committed" and turn["move"]["word"] == "CATS"
+
+
+def test_the_empty_board_photographed_again_after_its_first_photo_is_the_first_pass(
+    api: Api,
+) -> None:
+    """The empty board's first photo records nothing, but is a turn recorded: the head moves. The
+    unchanged empty board photographed again by a page that saw it is the first player's pass;
+    sent without `after` it still records nothing."""
+    first = api.photo(photo(1), reading({})).json()
+    assert first["status"] == "committed" and first["move"] is None
+    head = first["game"]["head"]
+    assert head > 0 and first["game"]["moves"] == []
+    quiet = api.photo(photo(2), reading({})).json()
+    assert quiet["move"] is None and quiet["game"]["moves"] == []
+    turn = api.photo(photo(3), reading({}), after=quiet["game"]["head"]).json()
+    assert turn["status"] == "committed" and turn["move"]["kind"] == "pass", turn
+    assert turn["move"]["player"] == "Ann" and turn["game"]["turn"] == "Bob"
+    # Once the log holds a record, an unchanged empty board is no first pass (all moves undone).
+    api.post("/undo")
+    again = api.photo(photo(4), reading({}), after=api.game()["head"]).json()
+    assert again["move"] is None and again["game"]["moves"] == [], again
 
 
 def test_an_unchanged_board_sent_without_after_or_ahead_of_the_head_is_asked(api: Api) -> None:
