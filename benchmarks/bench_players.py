@@ -10,16 +10,18 @@ Each recorded game of ``../shared/gcg`` (10 plays or more) is played on the Fast
 (TestClient, a temporary SQLite database, the real vision pipeline). One board style per game:
 a held-out edition (`training.render.heldout_edition`, the default), the calibrated style of the
 variant's edition, or a random training style. The players photograph the empty board, then the
-board after every turn, each photo a new pose and light; and they:
+board after every turn, each photo a new pose and light, sent with `after`: the game's head as
+their page last saw it; and they:
 
 - answer a `needs_review` from the truth: the real content of the squares asked about (a blank's
   letter through the blank endpoint), every misread square when none is asked about, or confirm;
 - on `no_board` (or a photo the service refuses) retake once, then mark the true grid corners
   on the retake, then type the move (`POST /moves`, GCG notation);
 - pass or exchange with a photo of the unchanged board (the service records a pass: a photo
-  cannot tell an exchange, which scores the same), withdraw a challenged-off play with a photo of
-  the board without it (the challenge endpoint when the photo fails), and record a failed
-  five-point challenge and the racks left at the end through their endpoints;
+  cannot tell an exchange, so the players then say it was one: `instead_of_pass`), withdraw a
+  challenged-off play with a photo of the board without it (the challenge endpoint when the
+  photo fails), and record a failed five-point challenge and the racks left at the end through
+  their endpoints;
 - when a committed move differs from the record (tiles or score), undo it and type it, so that
   one misread does not spoil the rest of the game; it still counts as recorded wrongly.
 
@@ -164,6 +166,8 @@ class Player:
         self.id = ""
         self.auth: dict[str, str] = {}
         self.questions = False  # note every question asked, with the truth
+        # The game's head as the players' page last saw it, sent with each photo (`after`).
+        self.head = 0
 
     # --- HTTP ----------------------------------------------------------------------------------
 
@@ -172,6 +176,9 @@ class Player:
         body = response.json() if response.content else {}
         if response.status_code >= 500:
             raise Lost(f"POST {path}: {response.status_code} {body}")
+        game = body.get("game") or body
+        if response.status_code == 200 and "head" in game:
+            self.head = game["head"]
         return response.status_code, body
 
     def create(self) -> None:
@@ -213,7 +220,9 @@ class Player:
         return Shot(encoded.tobytes(), seen_corners(corners))
 
     def send(self, shot: Shot, corners: bool = False) -> tuple[int, dict[str, Any]]:
-        data = {"corners": json.dumps(shot.corners)} if corners else None
+        data = {"after": str(self.head)}
+        if corners:
+            data["corners"] = json.dumps(shot.corners)
         files = {"photo": ("board.jpg", shot.jpeg, "image/jpeg")}
         return self.post("/turns", files=files, data=data)
 
@@ -369,6 +378,14 @@ class Player:
             # or exchange cannot be photographed, so it goes through its endpoint.
             self.tally.notes.append(f"{where}: the unchanged empty board records nothing")
             got = self.type_move(last, event, where)
+        passed = turn is not None and (turn["move"] or {}).get("kind") == "pass"
+        if passed and isinstance(event, Exchange) and len(got["moves"]) == len(expected):
+            # A photo cannot tell an exchange from a pass: the players say it was an exchange.
+            swap = {"tiles": event.tiles} if event.tiles else {"count": event.size}
+            status, body = self.post("/exchange", json={**swap, "instead_of_pass": True})
+            if status != 200:
+                raise Lost(f"{where}: the pass made an exchange: {status} {body}")
+            got = body
         clean = clean and len(self.tally.notes) == notes
         lines = [_key(m) for m in got["moves"]]
         if lines != expected:

@@ -35,6 +35,13 @@ PASS_TO_CONFIRM = (
     "if it shows the same move again"
 )
 
+ALREADY_RECORDED = (
+    "already recorded: the board is as the last turn left it, and this photo was taken before "
+    "that turn was recorded; nothing recorded (a pass is recorded with a new photo, or Pass)"
+)
+
+FIRST_PASS = "the empty board again, the first photo of it recorded: the first player's pass"
+
 WITHDRAWAL_TO_CONFIRM = (
     "the last play's tiles are gone: confirm it was withdrawn after a challenge, or reject "
     "this if they are still on the board"
@@ -124,18 +131,40 @@ def turn_from_reading(
     return Turn(result, event)
 
 
-def passes_confirmed(turn: Turn) -> Turn:
+def passes_confirmed(turn: Turn, seen: bool | None = None) -> Turn:
     """`turn`, but a pass it would record is sent for review instead, to be confirmed: a photo
     of the board as the last turn left it is a pass, or the same position photographed again (a
     phone's second try with a new photo, a second phone at the table), which must not pass the
     next player's turn silently. The server asks; `replay`, whose photos are one a turn, does
-    not."""
-    if not isinstance(turn.event, Pass):
+    not. `seen` tells them apart where the phone said what it knew of the game when the photo
+    was taken (the service's `after`): True, the phone had seen the last turn recorded, so the
+    unchanged board is a pass, recorded; False, the game moved on since (another phone recorded
+    this position): nothing is recorded; None, not said: asked."""
+    if not isinstance(turn.event, Pass) or seen:
         return turn
+    if seen is False:
+        return Turn(dataclasses.replace(turn.result, message=ALREADY_RECORDED), None)
     result = dataclasses.replace(
         turn.result, status=TurnStatus.NEEDS_REVIEW, message=PASS_TO_CONFIRM
     )
     return Turn(result, None, proposed=(turn.event,))
+
+
+def first_pass(game: Game, turn: Turn) -> Turn:
+    """`turn`, but the empty board before the first move, photographed again by players who saw
+    their first photo of it recorded (the service's `after`), is the first player's pass (or
+    exchange: a photo cannot tell): the first photo of it records nothing, a second one is a
+    turn."""
+    result = turn.result
+    unchanged = result.status is TurnStatus.COMMITTED and result.kind is ChangeKind.UNCHANGED
+    if turn.event is not None or not unchanged or game.state.lines:
+        return turn
+    event = Pass(game.state.turn)
+    try:
+        game.apply(event)
+    except (GameError, IllegalPlay):
+        return turn
+    return Turn(dataclasses.replace(result, message=FIRST_PASS), event)
 
 
 def withdrawals_confirmed(turn: Turn) -> Turn:

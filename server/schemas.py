@@ -231,6 +231,11 @@ class GameOut(BaseModel):
     finished: bool
     winners: list[str]
     pending: PendingOut | None
+    head: int = Field(
+        description="grows with every move, pass, exchange, challenge, undo or end and every "
+        "photo turn recorded without one (the empty board), 0 before any; a photo sent with "
+        "`after` set to the head the page knew tells a pass from a turn already recorded",
+    )
 
 
 class TurnOut(PendingOut):
@@ -340,6 +345,11 @@ class BlankIn(BaseModel):
 class ExchangeIn(BaseModel):
     count: int | None = Field(None, ge=1, le=MAX_RACK)
     tiles: Tiles | None = None
+    instead_of_pass: bool = Field(
+        False,
+        description="the last turn, recorded as a pass (a photo of the unchanged board), was "
+        "this exchange: the pass is undone and the exchange recorded for its player",
+    )
 
 
 class ChallengeIn(BaseModel):

@@ -42,6 +42,7 @@ from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, cert
 from scorer.turns import (
     Turn,
     corrected_turn,
+    first_pass,
     passes_confirmed,
     phonies_confirmed,
     turn_from_move,
@@ -169,12 +170,65 @@ def _reviewed_reading(board: Board, uncertain: list[dict[str, Any]]) -> PlainRea
     return PlainReading(classes, confidence, top3)
 
 
-def _still_empty(answers: list[str], board: Board | None) -> list[str]:
-    """The squares answered empty (`vision.answers.square_key`) that `board` leaves empty (all
-    of them without a board)."""
-    if board is None:
-        return answers
-    return [key for key in answers if board.get(*(int(v) for v in key.split(","))) is None]
+def _square(key: str) -> tuple[int, int]:
+    """The square of a `vision.answers.square_key`."""
+    row, col = key.split(",")
+    return int(row), int(col)
+
+
+@dataclasses.dataclass(frozen=True)
+class Answers:
+    """What the players answered about squares in the game's photos so far, kept with each photo
+    turn for the next: the squares they said were empty, and the tiles they named (board-text
+    characters: a letter, a blank's letter in lower case), by `vision.answers.square_key`."""
+
+    empty: tuple[str, ...] = ()
+    tiles: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, state: dict[str, Any]) -> Answers:
+        """The answers a turn's stored state keeps."""
+        tiles = state.get("tile_answers", {})
+        return cls(tuple(state.get("empty_answers", [])), tuple(sorted(tiles.items())))
+
+    def with_said(self, changes: dict[tuple[int, int], Tile | None]) -> Answers:
+        """These answers and a review's `changes` (square → the tile set, None: empty)."""
+        said = {square_key(*square): tile for square, tile in changes.items()}
+        empty = {key for key in self.empty if key not in said}
+        empty |= {key for key, tile in said.items() if tile is None}
+        tiles = {key: char for key, char in self.tiles if key not in said}
+        tiles |= {key: tile.char for key, tile in said.items() if tile is not None}
+        return Answers(tuple(sorted(empty)), tuple(sorted(tiles.items())))
+
+    def state(self, board: Board | None) -> dict[str, Any]:
+        """The state entries that keep these answers with a turn whose board is `board`: those
+        it bears out (an answered square since covered, or a named tile since gone, is dropped;
+        all of them without a board)."""
+
+        def holds(key: str, char: str | None) -> bool:
+            if board is None:
+                return True
+            tile = board.get(*_square(key))
+            return tile is None if char is None else tile is not None and tile.char == char
+
+        return {
+            "empty_answers": [key for key in self.empty if holds(key, None)],
+            "tile_answers": {key: char for key, char in self.tiles if holds(key, char)},
+        }
+
+    def named(self, game: Game) -> frozenset[tuple[int, int]]:
+        """The known tiles of `game` the players named, but for the last play's (which may yet
+        be withdrawn after a challenge): they cannot have left the board (`track`'s `kept`)."""
+        last = game.state.last_play
+        withdrawable = {p.square for p in last.play.placements} if last else set()
+        known = game.state.board
+        return frozenset(
+            square
+            for key, char in self.tiles
+            if (square := _square(key)) not in withdrawable
+            and (tile := known.get(*square)) is not None
+            and tile.char == char
+        )
 
 
 def _remember(tx: Tx, game_id: str, key: str | None, response: dict[str, Any]) -> None:
@@ -421,21 +475,35 @@ class GameService:
             "finished": over,
             "winners": [game.players[p] for p in state.winners],
             "pending": None if pending is None else pending.response,
+            "head": tx.head(record.id),
         }
 
     # --- events ------------------------------------------------------------------------------
 
     def _write(
-        self, game_id: str, make: Callable[[Game, GameRecord], Event], key: str | None = None
+        self,
+        game_id: str,
+        make: Callable[[Game, GameRecord], Event],
+        key: str | None = None,
+        replacing: type[Event] | None = None,
     ) -> dict[str, Any]:
         """Append the event `make` builds from the locked, folded game; returns GAME. A retry
-        with the same `key` (Idempotency-Key) appends nothing and gets the game as it is."""
+        with the same `key` (Idempotency-Key) appends nothing and gets the game as it is.
+        `replacing`: the last event must be of this kind, and is undone first (in the same
+        transaction: a refused event leaves it in force)."""
         with self.store.transaction(lock_game=game_id) as tx:
             record = self.record(tx, game_id)
             if _seen_game_write(tx, game_id, key):
                 return self.game_json(tx, record)
             game = self._game(tx, record)
             self._require_no_review(tx, game_id)
+            if replacing is not None:
+                if not game.events or not isinstance(game.events[-1], replacing):
+                    raise ServiceError(
+                        "not_allowed", f"the last turn is not a {replacing.__name__.lower()}"
+                    )
+                tx.undo(game_id, tx.events(game_id)[-1][0])
+                game = self._game(tx, record)
             if game.state.settled:
                 raise ServiceError("game_finished", "the game is over")
             try:
@@ -463,15 +531,23 @@ class GameService:
         return self._write(game_id, lambda game, _: Pass(game.state.turn), key)
 
     def exchange(
-        self, game_id: str, count: int | None, tiles: str | None, key: str | None = None
+        self,
+        game_id: str,
+        count: int | None,
+        tiles: str | None,
+        key: str | None = None,
+        instead_of_pass: bool = False,
     ) -> dict[str, Any]:
-        """The player to move exchanges tiles (the letters, or only how many)."""
+        """The player to move exchanges tiles (the letters, or only how many); `instead_of_pass`:
+        the last turn, recorded as a pass (a photo cannot tell an exchange), was this exchange,
+        made by the player who passed."""
         if not tiles and not count:
             raise ServiceError("bad_request", "give the tiles exchanged or how many")
         return self._write(
             game_id,
             lambda game, _: Exchange(game.state.turn, tiles=tiles or "", count=count or 0),
             key,
+            replacing=Pass if instead_of_pass else None,
         )
 
     def challenge(
@@ -579,11 +655,14 @@ class GameService:
         key: str | None,
         corners: str | None = None,
         timings: dict[str, float] | None = None,
+        after: int | None = None,
     ) -> dict[str, Any]:
         """Read a photo and track it as the next turn; returns TURN. `corners`: the `corners`
         field, the grid's corners marked on a photo where no board was found. `timings`, when
         given, gets the milliseconds the photo's read took (`read`) and the whole turn (`turn`);
-        a photo answered from an earlier turn gets none."""
+        a photo answered from an earlier turn gets none. `after`: the game's head as the page
+        knew it when the photo was taken, which tells an unchanged board's pass from a turn
+        already recorded (`scorer.turns.passes_confirmed`; a head past the game's is not said)."""
         start = time.perf_counter()
         marked = parse_corners(corners) if corners is not None else None
         sha = hashlib.sha256(data).hexdigest()
@@ -607,9 +686,12 @@ class GameService:
             game = self.require_open(tx, record)
             turn, answers, reading = self.tracked(tx, record, game, reading)
             words = self._dictionary(record, game.variant)
-            turn = two_plays_offered(
-                game, passes_confirmed(phonies_confirmed(turn)), dictionary=words
-            )
+            head = tx.head(game_id)
+            seen = None if after is None or after > head else after == head
+            turn = passes_confirmed(phonies_confirmed(turn), seen)
+            if seen and head and not tx.log_records(game_id):
+                turn = first_pass(game, turn)
+            turn = two_plays_offered(game, turn, dictionary=words)
             if turn.result.status is TurnStatus.REJECTED:
                 response = {"status": "rejected", "message": turn.result.message}
                 tx.add_turn(
@@ -633,10 +715,11 @@ class GameService:
         reading: Reading,
         kept: frozenset[tuple[int, int]] = frozenset(),
         blind: frozenset[tuple[int, int]] = frozenset(),
-    ) -> tuple[Turn, list, Reading]:
-        """A photo's (or a frame's) reading tracked against the game: the turn, the squares the
-        players said were empty, and the reading with those answers applied; `kept`, known
-        tiles a table camera saw unchanged, and `blind`, the empty squares it could not see
+    ) -> tuple[Turn, Answers, Reading]:
+        """A photo's (or a frame's) reading tracked against the game: the turn, the players'
+        answers so far, and the reading with those answers applied (the squares they said were
+        empty; the tiles they named are kept, `Answers.named`); `kept`, known tiles a table
+        camera saw unchanged, and `blind`, the empty squares it could not see
         (`scorer.tracking.track`)."""
         # The latest photo turn, or the empty board's before the first move (no event).
         latest = tx.last_photo_turn(record.id)
@@ -645,9 +728,11 @@ class GameService:
         steady = frozenset((int(r), int(c)) for r, c in gone)
         # Squares the players said were empty are not asked about again while they look so.
         known, layout = game.state.board, game.variant.layout.rows
-        answers = latest.state.get("empty_answers", []) if latest else []
-        reading = with_answers(reading, known, layout, answers)
+        answers = Answers.of(latest.state) if latest else Answers()
+        reading = with_answers(reading, known, layout, answers.empty)
         words = self._dictionary(record, game.variant)
+        # Tiles the players named stay on the board however they look in this photo.
+        kept |= answers.named(game)
         turn = turn_from_reading(game, reading, words, steady, kept=kept, blind=blind)
         return turn, answers, reading
 
@@ -688,13 +773,13 @@ class GameService:
         sha: str,
         existing: bool = False,
         photo: bool = True,
-        answers: list[str] | None = None,
+        answers: Answers | None = None,
         answered: list[tuple[int, int]] | None = None,
         order: dict[str, list[list[int]]] | None = None,
     ) -> dict[str, Any]:
         """Commit a tracked turn or keep it pending; returns TURN and stores it with the turn
-        (`sha` "" and no `photo` for a typed move). `answers`: the squares the players answered
-        were empty so far (`vision.answers`), kept with the turn for the next photo; `answered`:
+        (`sha` "" and no `photo` for a typed move). `answers`: what the players answered about
+        squares so far (`Answers`), kept with the turn for the next photo; `answered`:
         the squares set while reviewing this photo (`scorer.turns.phonies_confirmed`); `order`:
         the squares a table camera saw a hand over `earlier` and `later`, kept for its
         corrections (`scorer.turns.two_plays_offered`). A turn proposing two plays answers
@@ -741,7 +826,7 @@ class GameService:
             "then": [event_to_json(event) for event in turn.proposed[1:]],
             "order": order or {},
             "gone": sorted(result.gone),
-            "empty_answers": _still_empty(answers or [], board),
+            **(answers or Answers()).state(board),
             "answered": [list(square) for square in answered or []],
         }
         if existing:
@@ -867,8 +952,7 @@ class GameService:
             )
             if turn.result.status is TurnStatus.REJECTED:
                 raise ServiceError("illegal_play", turn.result.message)
-            said = [square_key(*square) for square, tile in changes.items() if tile is None]
-            answers = sorted({*pending.state.get("empty_answers", []), *said})
+            answers = Answers.of(pending.state).with_said(changes)
             return self.settle(
                 tx,
                 record,

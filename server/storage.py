@@ -242,6 +242,22 @@ class Tx:
         ).fetchall()
         return [(seq, json.loads(data)) for seq, data in rows]
 
+    def log_records(self, game_id: str) -> int:
+        """How many records the game's log holds: events and undo records (numbered from 1)."""
+        return self._next_seq(game_id) - 1
+
+    def head(self, game_id: str) -> int:
+        """The game's head: the records of its log and its photo turns recorded without an event
+        (the empty board before the first move), 0 before any. It grows with every recorded
+        turn or write to the log and never comes back, so a page that knew it can tell whether
+        the game moved on since."""
+        row = self._run(
+            "SELECT COUNT(*) FROM turns WHERE game_id = ? AND status = 'committed' "
+            "AND event_seq IS NULL AND photo_sha <> ''",
+            (game_id,),
+        ).fetchone()
+        return self.log_records(game_id) + int(row[0])
+
     def _next_seq(self, game_id: str) -> int:
         row = self._run(
             "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?", (game_id,)

@@ -78,6 +78,25 @@ def test_a_tile_laid_on_an_answered_square_is_read_as_usual() -> None:
     assert with_answers(looked(CAT, A1_AS_Z), known, LAYOUT, ["0,0"]).classes[0][0] == "Z"
 
 
+def test_an_answered_square_unlike_its_kind_in_this_photo_but_plainly_no_tile_stays_empty() -> None:
+    # Light of another colour falls on A1 alone: it is unlike the other triple-word squares of
+    # this photo, but its colours are plainly no tile's.
+    odd = [120.0, 80.0, -20.0, 125.0, 78.0, -22.0, 12.0]
+    weak = {"A1": [("empty", 0.5), ("Z", 0.45)]}
+    for uncertain, confidence in ((weak, 0.99), (A1_AS_Z, 0.9)):
+        photo = looked(CAT, uncertain)
+        photo.looks[0][0] = odd
+        later = with_answers(photo, EMPTY_ROWS, LAYOUT, ["0,0"])
+        # Read empty; as a doubt where a letter was read there with confidence (the words
+        # settle it).
+        assert later.classes[0][0] == "empty" and later.confidence[0][0] == confidence
+        assert [label for label, _ in later.top3[0][0]][:2] == ["empty", "Z"]
+        # Not answered, it is left as read.
+        assert (
+            with_answers(photo, EMPTY_ROWS, LAYOUT, ["0,14"]).classes[0][0] == photo.classes[0][0]
+        )
+
+
 def test_a_reading_without_looks_is_left_alone() -> None:
     plain = reading(CAT, A1_AS_Z)
     assert with_answers(plain, EMPTY_ROWS, LAYOUT, ["0,0"]) is plain

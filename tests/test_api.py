@@ -43,9 +43,13 @@ class Api:
         headers = {**self.auth, **kwargs.pop("headers", {})}  # type: ignore[dict-item]
         return self.client.post(f"/api/games/{self.id}{path}", headers=headers, **kwargs)
 
-    def photo(self, data: bytes, result: object = None, **kwargs: object) -> httpx.Response:
+    def photo(
+        self, data: bytes, result: object = None, after: int | None = None, **kwargs: object
+    ) -> httpx.Response:
         if result is not None:
             self.reader.add(data, result)
+        if after is not None:
+            kwargs["data"] = {"after": str(after)}
         return self.post("/turns", files={"photo": ("board.png", data, "image/png")}, **kwargs)
 
     def game(self) -> dict:
@@ -531,6 +535,82 @@ def test_pass_exchange_undo(api: Api) -> None:
     _error(api.post("/undo"), 422, "not_allowed")
 
 
+def test_an_unchanged_board_sent_after_the_head_is_a_pass_recorded(api: Api) -> None:
+    """A photo of the board as the last turn left it, sent with `after` the game's head (the
+    phone had seen that turn recorded), is a pass, recorded without a question; a pass turned
+    into an exchange afterwards is that player's exchange."""
+    head = api.photo(photo(1), reading(CAT)).json()["game"]["head"]
+    assert head > 0
+    turn = api.photo(photo(2), reading(CAT), after=head).json()
+    assert turn["status"] == "committed" and turn["move"]["kind"] == "pass", turn
+    assert turn["move"]["player"] == "Bob" and turn["game"]["head"] > head
+    # An exchange the game refuses leaves the pass in force.
+    refused = api.post("/exchange", json={"tiles": "A1", "instead_of_pass": True})
+    _error(refused, 422, "not_allowed")
+    assert [m["kind"] for m in api.game()["moves"]] == ["play", "pass"]
+    game = api.post("/exchange", json={"count": 2, "instead_of_pass": True}).json()
+    assert [(m["player"], m["kind"]) for m in game["moves"]] == [
+        ("Ann", "play"),
+        ("Bob", "exchange"),
+    ]
+    assert game["turn"] == "Ann" and game["head"] > turn["game"]["head"]
+    # Only a pass is made an exchange so.
+    _error(api.post("/exchange", json={"count": 2, "instead_of_pass": True}), 422, "not_allowed")
+
+
+def test_an_unchanged_board_sent_before_the_head_records_nothing(api: Api) -> None:
+    """A photo taken before the last turn was recorded (another phone recorded it: the page's
+    `after` is behind the head) shows that turn's board again: already recorded, nothing more
+    recorded, and the same photo sent again is answered the same."""
+    before = api.game()["head"]
+    assert before == 0
+    api.photo(photo(1), reading(CAT))
+    head = api.game()["head"]
+    turn = api.photo(photo(2), reading(CAT), after=before).json()
+    assert turn["status"] == "committed" and turn["move"] is None, turn
+    assert turn["message"].startswith("already recorded")
+    assert turn["game"]["head"] > head and len(turn["game"]["moves"]) == 1
+    assert turn["game"]["turn"] == "Bob" and turn["game"]["pending"] is None
+    again = api.photo(photo(2), after=before).json()
+    assert again["turn_id"] == turn["turn_id"] and api.game()["head"] == turn["game"]["head"]
+    # A new play is recorded whatever the page knew.
+    turn = api.photo(photo(3), reading(CATS), after=before).json()
+    assert turn["status"] == "committed" and turn["move"]["word"] == "CATS"
+
+
+def test_the_empty_board_photographed_again_after_its_first_photo_is_the_first_pass(
+    api: Api,
+) -> None:
+    """The empty board's first photo records nothing, but is a turn recorded: the head moves. The
+    unchanged empty board photographed again by a page that saw it is the first player's pass;
+    sent without `after` it still records nothing."""
+    first = api.photo(photo(1), reading({})).json()
+    assert first["status"] == "committed" and first["move"] is None
+    head = first["game"]["head"]
+    assert head > 0 and first["game"]["moves"] == []
+    quiet = api.photo(photo(2), reading({})).json()
+    assert quiet["move"] is None and quiet["game"]["moves"] == []
+    turn = api.photo(photo(3), reading({}), after=quiet["game"]["head"]).json()
+    assert turn["status"] == "committed" and turn["move"]["kind"] == "pass", turn
+    assert turn["move"]["player"] == "Ann" and turn["game"]["turn"] == "Bob"
+    # Once the log holds a record, an unchanged empty board is no first pass (all moves undone).
+    api.post("/undo")
+    again = api.photo(photo(4), reading({}), after=api.game()["head"]).json()
+    assert again["move"] is None and again["game"]["moves"] == [], again
+
+
+def test_an_unchanged_board_sent_without_after_or_ahead_of_the_head_is_asked(api: Api) -> None:
+    """Without `after` (or with a head the game never had) a photo of the unchanged board is
+    asked: a pass, or the same position photographed again."""
+    api.photo(photo(1), reading(CAT))
+    head = api.game()["head"]
+    for n, after in ((2, None), (3, head + 5)):
+        turn = api.photo(photo(n), reading(CAT), after=after).json()
+        assert turn["status"] == "needs_review" and turn["move"]["kind"] == "pass", turn
+        assert api.post("/review/reject").json()["head"] == head
+    _error(api.photo(photo(4), reading(CAT), after=-1), 422, "validation")
+
+
 def test_undo_a_photo_turn_then_the_same_photo_counts_again(api: Api) -> None:
     first = api.photo(photo(1), reading(CAT)).json()
     assert api.post("/undo").json()["board"][7] == "." * 15
@@ -784,3 +864,51 @@ def test_known_tiles_read_as_empty_photo_after_photo_are_not_asked_about(
     assert not third["uncertain"]
     assert game.post("/review/confirm").json()["status"] == "committed"
     assert game.game()["board"][7] == ".PLACATE......."
+
+
+def test_known_tiles_the_players_named_are_not_asked_about_again(
+    client: TestClient, reader: FakeReader
+) -> None:
+    """Known tiles that look gone (a hand or glare?) and that the players answered with their
+    letters stay on the board in the game's later photos, however they look there: the same
+    question is not asked again."""
+    words = "PLACATE\nPLACATES\n"
+    created = client.post(
+        "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": words}
+    )
+    game = Api(client, reader, created.json())
+    game.photo(photo(910), reading({7: ".PLACATE......."}))
+    game.photo(photo(911), reading({7: ".PLACATES......"}))
+    gone = {7: ".P...ATES......"}
+    asked = game.photo(photo(912), reading(gone)).json()
+    assert asked["message"].startswith("known tiles look gone"), asked
+    assert {c["square"] for c in asked["uncertain"]} == {"C8", "D8", "E8"}
+    answered = game.post("/review/correct", json={"cells": {"C8": "L", "D8": "A", "E8": "C"}})
+    assert answered.json()["move"]["kind"] == "pass", answered.text
+    if answered.json()["status"] == "needs_review":
+        answered = game.post("/review/confirm")
+    assert answered.json()["status"] == "committed"
+    # Bob's photo: the same three tiles look gone again; they are misreads, the board unchanged.
+    again = game.photo(photo(913), reading(gone)).json()
+    assert not again["message"].startswith("known tiles look gone"), again
+    assert again["move"]["kind"] == "pass" and not again["uncertain"]
+    assert {m["square"] for m in again["misreads"]} == {"C8", "D8", "E8"}
+
+
+def test_a_play_whose_tile_the_players_named_may_still_be_withdrawn(
+    client: TestClient, reader: FakeReader
+) -> None:
+    """The last play's tiles are not kept by the players' answers: a challenge may take them off."""
+    words = "PLACATE\nPLACATES\n"
+    created = client.post(
+        "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": words}
+    )
+    game = Api(client, reader, created.json())
+    game.photo(photo(920), reading({7: ".PLACATE......."}))
+    doubt = reading({7: ".PLACATES......"}, {"I8": [("S", 0.5), (".", 0.45)]})
+    asked = game.photo(photo(921), doubt).json()
+    assert [c["square"] for c in asked["uncertain"]] == ["I8"], asked
+    answered = game.post("/review/correct", json={"cells": {"I8": "S"}}).json()
+    assert answered["status"] == "committed" and answered["move"]["word"] == "PLACATES"
+    taken = game.photo(photo(922), reading({7: ".PLACATE......."})).json()
+    assert taken["status"] == "committed" and taken["move"]["kind"] == "withdrawn", taken

@@ -312,10 +312,23 @@ def test_short_game_on_the_phone_page(
     expect(page.locator("#review")).to_be_hidden()
     assert totals(page) == {"Ann": "9", "Бора": "21"}
 
-    # Ann passes; the sheet has five lines.
-    page.click("#pass")
-    expect(page.locator("#sheet tbody tr")).to_have_count(5)
+    # Ann photographs the board unchanged: the page sends the head it knew, so the photo is a
+    # pass, recorded without a question; it was an exchange of two tiles, the players say.
+    page.set_input_files("#photo", str(camera.photo(tmp_path, "5.png", certain_reading(board))))
+    expect(page.locator("#result-text")).to_contain_text("Ann: pass")
+    expect(page.locator("#review")).to_be_hidden()
     expect(page.locator("#sheet tbody tr").nth(4)).to_contain_text("pass")
+    page.click("#was-exchange")
+    page.fill("#ask input[name=count]", "2")
+    page.click("#ask button[value=ok]")
+    expect(page.locator("#sheet tbody tr").nth(4)).to_contain_text("exchange")
+    expect(page.locator("#was-exchange")).to_be_hidden()
+    expect(page.locator("#turn-line")).to_have_text("Бора to play")
+
+    # Бора passes; the sheet has six lines.
+    page.click("#pass")
+    expect(page.locator("#sheet tbody tr")).to_have_count(6)
+    expect(page.locator("#sheet tbody tr").nth(5)).to_contain_text("pass")
     expect(page.locator("#gcg")).to_have_attribute("href", f"/api/games/{game_id}/gcg")
 
     # The players stop: Ann holds А (1), Бора holds Ф (10); each loses the value of the rack.

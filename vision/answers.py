@@ -19,13 +19,17 @@ import numpy as np
 
 from scorer.board import Board
 from scorer.tracking import Thresholds
-from vision.calibrate import SURE, like_answered
+from vision.calibrate import SURE, like_answered, plainly_no_tile
 from vision.reading import BLANK, EMPTY, STAR, BoardReading
 
 # A square the tracker takes as read is not asked about, so it is left alone here.
 _TAKEN_AS_READ = Thresholds().certain
 # The confidence given to a square read empty by the answers.
 _ANSWERED = 0.99
+# The confidence given to an answered square that is plainly no tile by its colours but read as
+# a letter with confidence: a doubt, below what the tracker takes as read, so that the words
+# settle it, and a tile that would make a play there is asked about, never dropped.
+_NO_TILE = 0.9
 
 
 def square_key(row: int, col: int) -> str:
@@ -58,17 +62,26 @@ def with_answers(
     # as a letter at 0.97 is asked about as a stray tile); its siblings only when in doubt.
     doubtful = free & ~sure_empty & (confidence < _TAKEN_AS_READ)
     kinds = [code for line in layout for code in line]
-    alike = like_answered(
-        looks.reshape(rows * cols, -1), kinds, cols, said, sure_empty, doubtful, lettered
-    )
-    if not alike.any():
+    flat = looks.reshape(rows * cols, -1)
+    alike = like_answered(flat, kinds, cols, said, sure_empty, doubtful, lettered)
+    # An answered square unlike its siblings in this photo (a shadow, a glare, light of another
+    # colour on it) stays empty while its colours are plainly no tile's (a tile laid on it since
+    # looks like the others); as a doubt where a letter is read there with confidence.
+    unlike = said & ~alike & plainly_no_tile(flat, cols, lettered)
+    if not alike.any() and not unlike.any():
         return reading
     classes = [list(line) for line in reading.classes]
     confidences = [list(line) for line in reading.confidence]
     top3 = [list(line) for line in reading.top3]
-    for index in np.flatnonzero(alike):
+    for index in np.flatnonzero(alike | unlike):
         r, c = divmod(int(index), cols)
-        read = classes[r][c]
-        classes[r][c], confidences[r][c] = EMPTY, _ANSWERED
-        top3[r][c] = [(EMPTY, _ANSWERED)] + ([(read, 1 - _ANSWERED)] if read != EMPTY else [])
+        sure = _NO_TILE if unlike[index] and lettered[index] else _ANSWERED
+        others = [(label, p) for label, p in top3[r][c] if label != EMPTY]
+        if classes[r][c] != EMPTY and classes[r][c] not in {label for label, _ in others}:
+            others.insert(0, (classes[r][c], confidences[r][c]))
+        share = sum(p for _, p in others)
+        classes[r][c], confidences[r][c] = EMPTY, sure
+        top3[r][c] = [(EMPTY, sure)] + [
+            (label, (1 - sure) * p / share) for label, p in others[:2] if share > 0
+        ]
     return dataclasses.replace(reading, classes=classes, confidence=confidences, top3=top3)

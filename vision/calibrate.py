@@ -450,3 +450,14 @@ def like_answered(
         tile_means, tile_spread = board.tile_looks(tiles)
         alike &= _distance(board.colours, tile_means, tile_spread) > 2 * _COLOUR_FEATURES
     return alike
+
+
+def plainly_no_tile(looks: np.ndarray, cols: int, tiles: np.ndarray) -> np.ndarray:
+    """Which cells (looks row-major, `cols` wide) are plainly no tile in this photo: their colours
+    lie `UNLIKE_TILES` times farther from the look of the photo's `tiles` (a mask of the lettered
+    tiles read with confidence, at least 3) than a typical tile's; none without such tiles."""
+    if tiles.sum() < 3:
+        return np.zeros(len(tiles), bool)
+    board = BoardLooks(looks, ["."] * len(looks), cols)
+    means, spread = board.tile_looks(tiles)
+    return _distance(board.colours, means, spread) > UNLIKE_TILES * _COLOUR_FEATURES

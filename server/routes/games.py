@@ -65,8 +65,9 @@ def pass_turn(game_id: GameId, service: Service, idempotency_key: IdempotencyKey
 def exchange(
     game_id: GameId, body: ExchangeIn, service: Service, idempotency_key: IdempotencyKey = None
 ) -> dict:
-    """The player to move exchanges tiles: `tiles` when known, else `count`."""
-    return service.exchange(game_id, body.count, body.tiles, idempotency_key)
+    """The player to move exchanges tiles: `tiles` when known, else `count`; with
+    `instead_of_pass`, the pass just recorded (from a photo) was this exchange."""
+    return service.exchange(game_id, body.count, body.tiles, idempotency_key, body.instead_of_pass)
 
 
 @router.post(

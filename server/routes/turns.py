@@ -30,6 +30,15 @@ def post_turn(
             "top-left, top-right, bottom-right, bottom-left as seen (after `no_board`)",
         ),
     ] = None,
+    after: Annotated[
+        int | None,
+        Form(
+            ge=0,
+            description="the game's `head` as the page knew it when the photo was taken: the "
+            "board unchanged since the last turn is then a pass when `after` is the head, and "
+            "already recorded when the game moved on since; without it such a photo is asked",
+        ),
+    ] = None,
     idempotency_key: IdempotencyKey = None,
 ) -> dict:
     """Read a photo of the board as the next turn: committed, or needs_review with the cells.
@@ -38,7 +47,7 @@ def post_turn(
     if photo is None:
         raise ServiceError("empty", "no photo in the request (multipart field 'photo')")
     timings: dict[str, float] = {}
-    turn = service.post_photo(game_id, photo.file.read(), idempotency_key, corners, timings)
+    turn = service.post_photo(game_id, photo.file.read(), idempotency_key, corners, timings, after)
     if timings:
         response.headers["Server-Timing"] = ", ".join(
             f"{name};dur={ms:.1f}" for name, ms in timings.items()

@@ -25,6 +25,7 @@ const I18N = {
     finished: "Game over", winners: "Winner: {names}", bag: "Bag: {bag} · unseen: {unseen}",
     committed: "{player}: {position} {word} — {score} points",
     passed: "{player}: pass",
+    was_exchange: "It was an exchange",
     withdrew: "{player}: {position} {word} taken back (challenged off)",
     needs_review: "Not sure about {n} cell(s): check them on the board.",
     phony: "Not in the dictionary: {words}. Challenge it?",
@@ -86,6 +87,7 @@ const I18N = {
     bag: "В мешке: {bag} · не видно: {unseen}",
     committed: "{player}: {position} {word} — {score} очк.",
     passed: "{player}: пас",
+    was_exchange: "Это был обмен",
     withdrew: "{player}: {position} {word} снят после спора",
     needs_review: "Не уверен в клетках ({n}): проверьте их на доске.",
     phony: "Нет в словаре: {words}. Оспорить?",
@@ -132,12 +134,13 @@ const COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXY";
 const POLL_MS = 5000;
 
 const $ = (id) => document.getElementById(id);
-// `turn`: the last photo's answer, shown until the game moves on (`turnMoves`: the sheet length then).
+// `turn`: the last photo's answer, shown until the game moves on (`turnMoves`: the sheet length then,
+// `turnHead`: the game's head then).
 // `variants`: GET /api/variants by name (titles, blank names, default options).
 // `noOverlay`: overlay URLs that failed to load; the photo itself is shown instead.
 // `corners`: a photo where no board was found, with the corners tapped on it so far.
 const state = {
-  lang: "en", id: null, token: null, game: null, turn: null, turnMoves: 0, prevBoard: null, busy: false,
+  lang: "en", id: null, token: null, game: null, turn: null, turnMoves: 0, turnHead: null, prevBoard: null, busy: false,
   variants: new Map(), noOverlay: new Set(), corners: null,
 };
 
@@ -248,6 +251,7 @@ function takeTurn(turn) {
   const { game, ...rest } = turn;
   state.turn = rest;
   if (game) state.turnMoves = game.moves.length;
+  if (game) state.turnHead = game.head;
   if (game) takeGame(game);
   else render();
 }
@@ -579,10 +583,26 @@ function radios(name, choices) {
   return box;
 }
 
-async function exchangeTiles() {
+// `insteadOfPass`: the pass a photo of the unchanged board just recorded was this exchange.
+async function exchangeTiles(insteadOfPass = false) {
   const count = element("input", { type: "number", name: "count", min: 1, max: state.game.rack_size, value: state.game.rack_size, required: true, inputMode: "numeric" });
   const form = await ask(t("exchange_title"), [count]);
-  if (form) await act(async () => takeGame(await api("POST", gamePath("/exchange"), { count: Number(form.get("count")) })));
+  if (!form) return;
+  const body = { count: Number(form.get("count")), ...(insteadOfPass ? { instead_of_pass: true } : {}) };
+  await act(async () => {
+    const game = await api("POST", gamePath("/exchange"), body);
+    if (insteadOfPass) state.turn = null;
+    takeGame(game);
+  });
+}
+
+// A photo's pass that is still the game's last turn: the players may say it was an exchange.
+function passJustPhotographed() {
+  const turn = state.turn;
+  return Boolean(
+    state.token && turn && turn.status === "committed" && turn.move && turn.move.kind === "pass" &&
+      !state.game.finished && state.game.head === state.turnHead,
+  );
 }
 
 async function challengePlay() {
@@ -664,17 +684,21 @@ async function uploadPhoto() {
   const file = input.files && input.files[0];
   if (!file) return;
   const headers = { "Idempotency-Key": idempotencyKey() };
+  // The game as this page knew it when the photo was taken: the board unchanged since is then
+  // a pass, or a turn another phone recorded meanwhile (the `after` field).
+  const after = state.game.head;
   $("busy").hidden = false;
   try {
     const photo = await scaledPhoto(file);
     const body = new FormData();
     body.append("photo", photo, photo === file ? file.name || "board.jpg" : "board.jpg");
+    body.append("after", String(after));
     await act(async () => {
       let turn;
       try {
         turn = await api("POST", gamePath("/turns"), body, headers);
       } catch (err) {
-        if (err instanceof ApiError && err.code === "no_board") offerCorners(body.get("photo"));
+        if (err instanceof ApiError && err.code === "no_board") offerCorners(body.get("photo"), after);
         // One retry with the same key: the server answers it with the first response if it got it.
         if (!(err instanceof ApiError) || err.code !== "network") throw err;
         turn = await api("POST", gamePath("/turns"), body, headers);
@@ -701,9 +725,9 @@ const CORNER_NAMES = ["corner_tl", "corner_tr", "corner_br", "corner_bl"];
 
 // `photo` is the image that was sent (scaled or not): a tap scaled by its natural (upright) size
 // is in the pixels the server reads, whatever size the page shows it at.
-function offerCorners(photo) {
+function offerCorners(photo, after) {
   closeCorners();
-  state.corners = { photo, url: URL.createObjectURL(photo), points: [] };
+  state.corners = { photo, after, url: URL.createObjectURL(photo), points: [] };
   $("corners-photo").src = state.corners.url;
   $("corners").hidden = false;
   renderCorners();
@@ -753,6 +777,7 @@ async function sendCorners() {
   const body = new FormData();
   body.append("photo", corners.photo, corners.photo.name || "board.jpg");
   body.append("corners", JSON.stringify(corners.points));
+  body.append("after", String(corners.after));
   $("busy").hidden = false;
   try {
     await act(async () => {
@@ -833,6 +858,7 @@ function renderResult() {
   if ((turn.invalid_words || []).length) lines.push(t("phony", { words: turn.invalid_words.map(shownWord).join(", ") }));
   if (turn.message) lines.push(turn.message);
   $("result-text").replaceChildren(...lines.map((text, i) => element(i === 0 ? "strong" : "p", { textContent: text })));
+  $("was-exchange").hidden = !passJustPhotographed();
 
   const reviewing = Boolean(game.pending);
   $("review").hidden = !reviewing;
@@ -1170,7 +1196,8 @@ async function init() {
   $("confirm").addEventListener("click", () => act(async () => takeTurn(await api("POST", gamePath("/review/confirm")))));
   $("reject").addEventListener("click", rejectPhoto);
   $("pass").addEventListener("click", () => act(async () => takeGame(await api("POST", gamePath("/pass")))));
-  $("exchange").addEventListener("click", exchangeTiles);
+  $("exchange").addEventListener("click", () => exchangeTiles());
+  $("was-exchange").addEventListener("click", () => exchangeTiles(true));
   $("challenge").addEventListener("click", challengePlay);
   $("undo").addEventListener("click", undoTurn);
   $("end").addEventListener("click", endGame);
