@@ -145,26 +145,28 @@ def premium_rounds(
     )
     block_kinds = kinds.ravel()[block_squares]
     whole = np.arange(-_WHOLE, _WHOLE + 1) * cell
-    channel = np.arange(3)[None, None, :, None, None]
     while True:
         to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
         sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
         scale = float(sides.mean()) / (cell * (rows + cols) / 2)
         canon = warp(levels, to_canon, (width, height), scale)
-        # The mean colour of the window starting at each pixel, channels first: the cells'
-        # means come out with the squares last, as the medians want them.
+        # The mean colour of the window starting at each pixel.
         opponent = (canon.astype(np.float32) @ OPPONENT.T).astype(np.float64)
         box = cv2.boxFilter(opponent, -1, (window, window), anchor=(0, 0))
-        box = np.moveaxis(box, -1, 0)
 
         def cell_means(dy: np.ndarray, dx: np.ndarray, box: np.ndarray = box) -> np.ndarray:
             """(len(dy), len(dx), 3, rows * cols) mean colours of the cells' windows moved by
             each offset."""
             y0 = margin + np.arange(rows) * cell + trim
             x0 = margin + np.arange(cols) * cell + trim
-            ya = (y0[None, :] + dy[:, None])[:, None, None, :, None]
-            xa = (x0[None, :] + dx[:, None])[None, :, None, None, :]
-            return box[channel, ya, xa].reshape(len(dy), len(dx), 3, -1)
+            ya = (y0[None, :] + dy[:, None]).ravel()
+            xa = (x0[None, :] + dx[:, None]).ravel()
+            # Whole rows, then columns of them: two gathers, not one per window; then the
+            # channels before the squares, as the medians want them.
+            means = np.take(box[ya], xa, axis=1).reshape(len(dy), rows, len(dx), cols, 3)
+            return np.ascontiguousarray(means.transpose(0, 2, 4, 1, 3)).reshape(
+                len(dy), len(dx), 3, rows * cols
+            )
 
         fine = cell_means(offsets, offsets)
         coarse = cell_means(whole, whole)

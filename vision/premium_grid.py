@@ -97,24 +97,33 @@ def premium_grids(
         canon = cv2.warpPerspective(
             colour, to_canon, (side, side), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
         )
-        # Channels first: the cells' means come out with the squares last, as the medians
-        # want them, without a transposing copy.
-        summed = np.moveaxis(cv2.integral(canon.astype(np.float32) @ OPPONENT.T), -1, 0)
+        # Channels first, each a contiguous plane: windows are cut by whole rows and columns.
+        summed = np.ascontiguousarray(
+            np.moveaxis(cv2.integral(canon.astype(np.float32) @ OPPONENT.T), -1, 0)
+        )
 
         def explained(ys: np.ndarray, xs: np.ndarray, summed: np.ndarray = summed) -> np.ndarray:
             """[len(ys), len(xs)] share of the spread explained for grids spanning each
             (top, bottom) of ys and (left, right) of xs, as fractions of the warp."""
             y0, y1 = _cell_windows(ys, rows, side)
             x0, x1 = _cell_windows(xs, cols, side)
-            y0, y1 = y0[:, None, None, :, None], y1[:, None, None, :, None]
-            x0, x1 = x0[None, :, None, None, :], x1[None, :, None, None, :]
-            ch = np.arange(3)[None, None, :, None, None]
-            area = ((y1 - y0) * (x1 - x0)).clip(1)
-            total = (
-                summed[ch, y1, x1] - summed[ch, y0, x1] - summed[ch, y1, x0] + summed[ch, y0, x0]
-            )
+            area = ((y1 - y0)[:, :, None, None] * (x1 - x0)[None, None]).clip(1)
+            # The integral's rows at every window's top and bottom, then their columns at its
+            # sides (or columns first, whichever has fewer windows: the second gather then cuts
+            # a smaller array), not one gather per window corner. The integral's values are
+            # exact in float64 (sums of float32 colours, multiples of 2**-27 below 2**24), so
+            # the order of the differences changes no value.
+            if y0.size <= x0.size:
+                strips = summed[:, y1.ravel()] - summed[:, y0.ravel()]
+                total = np.take(strips, x1.ravel(), axis=2) - np.take(strips, x0.ravel(), axis=2)
+            else:
+                strips = np.take(summed, x1.ravel(), axis=2) - np.take(summed, x0.ravel(), axis=2)
+                total = strips[:, y1.ravel()] - strips[:, y0.ravel()]
+            means = total.reshape(3, len(ys), rows, len(xs), cols) / area
             # (top and bottom, left and right, channel, square)
-            values = (total / area).reshape(len(ys), len(xs), 3, rows * cols)
+            values = np.ascontiguousarray(means.transpose(1, 3, 0, 2, 4)).reshape(
+                len(ys), len(xs), 3, rows * cols
+            )
             spread = median_deviations(values).sum(axis=2)
             within = median_deviations(values, kinds).sum(axis=2)
             # A plain surface (a blank page) has no spread to explain.
