@@ -30,13 +30,12 @@ tiles for less than that is not a turn.
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scorer.board import UNKNOWN_BLANK, Board, Square, Tile
+from scorer.board import Board, Square, Tile
 from scorer.game import Play
-from scorer.tracking import EMPTY, TurnStatus, UncertainCell
+from scorer.tracking import EMPTY, TurnStatus, UncertainCell, over_count
 from scorer.turns import Turn
 from scorer.variant import Variant
 
@@ -258,10 +257,4 @@ def no_tile_left(cell: UncertainCell, known: Board, variant: Variant) -> bool:
     tiles = [Tile.from_char(symbol) for symbol in cell.candidates[1:] if symbol != EMPTY]
     if not tiles:
         return False
-    laid = Counter(UNKNOWN_BLANK if t.is_blank else t.letter for _, t in known.tiles())
-    return all(
-        laid[UNKNOWN_BLANK] >= variant.blank_count
-        if tile.is_blank
-        else laid[tile.letter] >= variant.count(tile.letter)
-        for tile in tiles
-    )
+    return all(over_count(known.place({cell.square: tile}), variant) for tile in tiles)

@@ -234,7 +234,7 @@ def _cleared(old: Tile, cell: _Cell, thresholds: Thresholds) -> bool:
     )
 
 
-def _over_count(board: Board, variant: Variant) -> list[str]:
+def over_count(board: Board, variant: Variant) -> list[str]:
     """Letters (and blanks) the board holds more of than the tile set has."""
     counts = Counter(UNKNOWN_BLANK if t.is_blank else t.letter for _, t in board.tiles())
     return [
@@ -504,7 +504,7 @@ def track(
         square: [
             s
             for s in options
-            if s == EMPTY or not _over_count(base.place({square: Tile.from_char(s)}), variant)
+            if s == EMPTY or not over_count(base.place({square: Tile.from_char(s)}), variant)
         ]
         for square, options in uncertain.items()
     }
@@ -545,7 +545,7 @@ def track(
             for s, sym in zip(squares, combo, strict=True)
         }
         after = base.place(fill)
-        if _over_count(after, variant):
+        if over_count(after, variant):
             # More of a letter, or more blanks, than the set has: no legal position (and a
             # filling of many blanks would cost the alphabet to the power of their count to
             # spell).
@@ -872,7 +872,7 @@ def _fixes(
 
 def _over_counted(known: Board, settled: dict[Square, Tile], variant: Variant) -> list[Square]:
     """The new squares read as a letter (or blank) that the board would hold too many of."""
-    over = set(_over_count(known.place(settled), variant))
+    over = set(over_count(known.place(settled), variant))
     return [
         s
         for s, tile in settled.items()

@@ -275,8 +275,8 @@ class TableCameras:
         that looked changed is read as gained or lost or is in doubt (a premium square that might
         be a blank, asked after every hand that passed over it otherwise; glare), a doubt that
         no tile left to lay could settle counting as none (`scorer.table_camera.no_tile_left`):
-        both answer as the camera sees it. The last play's tiles gone is a withdrawal to confirm, never recorded
-        silently (`scorer.turns.withdrawals_confirmed`); nor is a play with words the dictionary
+        both answer as the camera sees it. The last play's tiles gone is a withdrawal to
+        confirm, never recorded silently (`scorer.turns.withdrawals_confirmed`); nor is a play with words the dictionary
         lacks (`scorer.turns.phonies_confirmed`)."""
         game_id = record.id
         variant = self.service.variant_of(record)
