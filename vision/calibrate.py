@@ -9,7 +9,8 @@ like. So:
 1. Each cell gets a look: the median colour (lightness and two opponent colours, divided by the
    lightness so a shadow, a glare or a dark band of grain moves the lightness only) of its middle
    and of its rim (the rim shows the grid lines on an empty square, the tile's edge and shadow on
-   a tile), and the spread of lightness in its middle (a letter's ink, a label's print, grain).
+   a tile), and the spread of lightness in its middle (a letter's ink, a label's print, grain),
+   also divided by the lightness, since a shadow scales it too.
    Lightness is given a wider tolerance than hue, for the same reason.
 2. Per premium kind, the squares the classifier is sure are empty give that kind's empty look,
    with its squares whose colours are plainly unlike the tiles' (step 3): the squares the
@@ -112,13 +113,13 @@ def cell_looks(grid_image: np.ndarray, rows: int, cols: int) -> np.ndarray:
     middle = (fy >= lo) & (fy < hi) & (fx >= lo) & (fx < hi)
     rim = (np.minimum(fy, 1 - fy) < _RIM) | (np.minimum(fx, 1 - fx) < _RIM)
     centre = blocks[:, middle]
+    middle_colour = _median(centre)
+    # The ink's spread scales with the light as the colours do: a printed label in a shadow
+    # that halves its square's lightness shows half the spread (measured: 0.63-0.64 of its
+    # lit siblings' at 0.64 of their lightness), so it is given as at one lightness too.
+    ink = centre[..., 0].std(axis=1, keepdims=True) * _light_scale(middle_colour)
     return np.concatenate(
-        [
-            _chromaticity(_median(centre)),
-            _chromaticity(_median(blocks[:, rim])),
-            centre[..., 0].std(axis=1, keepdims=True),
-        ],
-        axis=1,
+        [_chromaticity(middle_colour), _chromaticity(_median(blocks[:, rim])), ink], axis=1
     )
 
 
@@ -126,8 +127,12 @@ def _chromaticity(colours: np.ndarray) -> np.ndarray:
     """[N, 3] (lightness, red-green, yellow-blue) with the two opponent colours divided by the
     lightness (on `LIGHT`'s scale): a shadow, a glare or a dark band of grain scales a square's
     colours, so it moves only the lightness and not its hue, which is what tells a tile."""
-    scale = LIGHT / np.maximum(colours[:, :1], DARKEST)
-    return np.concatenate([colours[:, :1], colours[:, 1:] * scale], axis=1)
+    return np.concatenate([colours[:, :1], colours[:, 1:] * _light_scale(colours)], axis=1)
+
+
+def _light_scale(colours: np.ndarray) -> np.ndarray:
+    """[N, 1] the factor that gives a measure of light of `colours` ([N, 3]) as at `LIGHT`."""
+    return LIGHT / np.maximum(colours[:, :1], DARKEST)
 
 
 def _median(pixels: np.ndarray) -> np.ndarray:
