@@ -16,7 +16,7 @@ from test_storage import CAT, CATS, EN_WORDS, FakeReader, FakeReading, photo, re
 from scorer.board import Board
 from scorer.variant import load_variant
 from server.app import create_app
-from vision.answers import with_answers
+from vision.answers import with_answers, with_vacancies
 
 LAYOUT = load_variant("en").layout.rows
 EMPTY_ROWS = Board.from_rows(["." * 15] * 15)
@@ -102,6 +102,63 @@ def test_a_reading_without_looks_is_left_alone() -> None:
     assert with_answers(plain, EMPTY_ROWS, LAYOUT, ["0,0"]) is plain
 
 
+def _double_words_in_doubt(known_rows: dict[int, str], photo_rows: dict[int, str], tiles=()):
+    """A photo of `photo_rows` in which every vacant double-word square (`-`) reads empty only
+    as a doubt (calibrate's majority look: the classifier sure of none of them) or as a Z."""
+    known = Board.from_rows([known_rows.get(r, "." * 15) for r in range(15)])
+    doubtful = {}
+    for r in range(15):
+        for c in range(15):
+            if LAYOUT[r][c] == "-" and known.get(r, c) is None:
+                name = f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}"
+                doubtful[name] = [("empty", 0.8), ("Z", 0.15), ("blank", 0.05)]
+    doubtful["B2"] = [("Z", 0.45), ("empty", 0.35), ("D", 0.1)]
+    return known, looked(photo_rows, doubtful, tiles=tiles)
+
+
+def test_the_known_boards_vacant_squares_vouch_for_their_kind() -> None:
+    known, photo = _double_words_in_doubt(CAT, CAT)
+    later = with_vacancies(photo, known, LAYOUT)
+    for r, c in ((1, 1), (2, 2), (3, 3), (13, 13)):
+        assert later.classes[r][c] == "empty" and later.confidence[r][c] >= 0.99
+    # B2, read as a Z, looks like its vacant siblings and like no tile: empty too.
+    assert [label for label, _ in later.top3[1][1]][:2] == ["empty", "Z"]
+    assert later.classes[7][7:10] == ["C", "A", "T"]
+
+
+def test_a_vacant_square_with_its_kinds_middle_and_plainly_no_tile_is_empty() -> None:
+    # B2's rim takes in the edge of a tile beside it and its label prints darker: only its
+    # middle's colours are its siblings', and they are plainly no tile's.
+    known, photo = _double_words_in_doubt(CAT, CAT)
+    photo.looks[1][1] = [120.0, 40.0, 20.0, 190.0, 2.0, 20.0, 40.0]
+    later = with_vacancies(photo, known, LAYOUT)
+    assert later.classes[1][1] == "empty" and later.confidence[1][1] >= 0.99
+    # A middle of a tile's colours is not its siblings': left as read.
+    photo.looks[1][1] = [200.0, 4.0, 24.0, 125.0, 38.0, 18.0, 12.0]
+    assert with_vacancies(photo, known, LAYOUT).classes[1][1] == "Z"
+
+
+def test_a_tile_on_a_vacant_square_is_read_as_usual() -> None:
+    # B2 holds a tile now (a tile's look): the vacant squares around do not make it empty.
+    known, photo = _double_words_in_doubt(CAT, CAT, tiles={(1, 1)})
+    later = with_vacancies(photo, known, LAYOUT)
+    assert later.classes[1][1] == "Z" and later.classes[2][2] == "empty"
+
+
+def test_vacancies_vouch_for_nothing_without_a_tile_look_or_enough_squares() -> None:
+    # Two lettered tiles give no tile look to tell a tile by.
+    known, photo = _double_words_in_doubt({7: ".......AT......"}, {7: ".......AT......"})
+    assert with_vacancies(photo, known, LAYOUT).classes == photo.classes
+    # Tiles on all but three double-word squares: too few vacant ones to outvote a play.
+    rows = {r: "".join("E" if LAYOUT[r][c] == "-" else "." for c in range(15)) for r in range(15)}
+    for r, c in ((1, 1), (2, 2), (3, 3)):
+        rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
+    known, photo = _double_words_in_doubt(rows, rows)
+    assert with_vacancies(photo, known, LAYOUT).classes == photo.classes
+    plain = reading(CAT, A1_AS_Z)
+    assert with_vacancies(plain, EMPTY_ROWS, LAYOUT) is plain
+
+
 @pytest.fixture
 def api(tmp_path: Path) -> Iterator[Api]:
     reader = FakeReader()
@@ -140,6 +197,27 @@ def test_an_answer_on_the_empty_board_holds_for_the_first_move(api: Api) -> None
     # asked again.
     first = api.photo(photo(2), looked(CAT, {"G8": [("Z", 0.5), ("empty", 0.3)]})).json()
     assert first["status"] == "committed" and first["move"]["word"] == "CAT", first
+
+
+def test_a_photo_whose_premium_squares_are_all_in_doubt_is_settled_by_the_known_board(
+    api: Api,
+) -> None:
+    first = api.photo(photo(1), looked(CAT)).json()
+    assert first["status"] == "committed" and first["move"]["word"] == "CAT"
+    # In this light the classifier is sure of no double-letter square: each reads empty only
+    # as a doubt, and L8, just past the new S, reads as nothing surely (a Z, a D or empty).
+    doubtful = {
+        f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}": [("empty", 0.8), ("Z", 0.15), ("blank", 0.05)]
+        for r in range(15)
+        for c in range(15)
+        if LAYOUT[r][c] == "'"
+    }
+    doubtful["L8"] = [("empty", 0.45), ("Z", 0.2), ("D", 0.1)]
+    # The squares the known board holds no tile on vouch for their kind's look: L8 looks like
+    # them, and like no tile.
+    second = api.photo(photo(2), looked(CATS, doubtful)).json()
+    assert second["status"] == "committed", second
+    assert second["move"]["word"] == "CATS" and not second["uncertain"]
 
 
 def test_a_known_tile_of_several_letters_keeps_the_squares_in_line() -> None:

@@ -8,6 +8,10 @@ photo to photo): the squares answered empty, and the squares read surely empty, 
 premium kind its empty look in this photo (`vision.calibrate.like_answered`); a doubtful square
 of that kind that looks like them, and like no tile of the photo, is read empty. A tile laid on
 an answered square since looks like a tile, and is read as usual.
+
+The game's known board vouches for squares the same way (`with_vacancies`): one photo alone
+cannot tell a kind's empty look when the classifier is sure of none of its squares in that
+light, but the game knows which of them are vacant, and one play covers a few at most.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import numpy as np
 
 from scorer.board import Board
 from scorer.tracking import Thresholds
-from vision.calibrate import SURE, like_answered, plainly_no_tile
+from vision.calibrate import DOUBT, SURE, like_answered, like_vacant, plainly_no_tile
 from vision.reading import BLANK, EMPTY, STAR, BoardReading
 
 # A square the tracker takes as read is not asked about, so it is left alone here.
@@ -68,20 +72,55 @@ def with_answers(
     # colour on it) stays empty while its colours are plainly no tile's (a tile laid on it since
     # looks like the others); as a doubt where a letter is read there with confidence.
     unlike = said & ~alike & plainly_no_tile(flat, cols, lettered)
-    if not alike.any() and not unlike.any():
+    sure = np.where(unlike & lettered, _NO_TILE, _ANSWERED)
+    return _read_empty(reading, alike | unlike, sure, cols)
+
+
+def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -> BoardReading:
+    """`reading` with doubtful squares read empty where they look like the vacant squares of
+    their premium kind: those the known board holds no tile on that this photo reads empty, at
+    least as a doubt (`vision.calibrate.DOUBT`; `vision.calibrate.like_vacant` says how alike).
+
+    Where the classifier is sure of no square of a kind in a photo (a printed "2" read as a Z in
+    this light), `vision.calibrate` takes the kind's majority look for its empty look, only as a
+    doubt: late in a game most squares of a kind may hold tiles. The game knows which are
+    vacant, and one play covers a few of them at most, all in one line: their look is the kind's
+    empty look. As for an answer, a square must also look like no tile of the photo, so a tile
+    laid there is read as usual. A reading without looks is returned as it is."""
+    if getattr(reading, "looks", None) is None:
+        return reading
+    looks = np.asarray(reading.looks, dtype=np.float64)
+    rows, cols = looks.shape[:2]
+    labels = np.array([label for line in reading.classes for label in line])
+    confidence = np.array([value for line in reading.confidence for value in line])
+    free = np.array([known.get(r, c) is None for r in range(rows) for c in range(cols)])
+    lettered = ~np.isin(labels, [EMPTY, BLANK, STAR]) & (confidence >= SURE)
+    vacant = free & (labels == EMPTY) & (confidence >= DOUBT)
+    doubtful = free & (confidence < _TAKEN_AS_READ)
+    kinds = [code for line in layout for code in line]
+    flat = looks.reshape(rows * cols, -1)
+    alike = like_vacant(flat, kinds, cols, vacant, doubtful, lettered)
+    return _read_empty(reading, alike, np.full(len(alike), _ANSWERED), cols)
+
+
+def _read_empty(
+    reading: BoardReading, cells: np.ndarray, sure: np.ndarray, cols: int
+) -> BoardReading:
+    """`reading` with the `cells` (a mask, row-major) read empty with confidence `sure` (per
+    cell), their other candidates scaled into what is left; `reading` itself if none."""
+    if not cells.any():
         return reading
     classes = [list(line) for line in reading.classes]
     confidences = [list(line) for line in reading.confidence]
     top3 = [list(line) for line in reading.top3]
-    for index in np.flatnonzero(alike | unlike):
+    for index in np.flatnonzero(cells):
         r, c = divmod(int(index), cols)
-        sure = _NO_TILE if unlike[index] and lettered[index] else _ANSWERED
         others = [(label, p) for label, p in top3[r][c] if label != EMPTY]
         if classes[r][c] != EMPTY and classes[r][c] not in {label for label, _ in others}:
             others.insert(0, (classes[r][c], confidences[r][c]))
         share = sum(p for _, p in others)
-        classes[r][c], confidences[r][c] = EMPTY, sure
-        top3[r][c] = [(EMPTY, sure)] + [
-            (label, (1 - sure) * p / share) for label, p in others[:2] if share > 0
+        classes[r][c], confidences[r][c] = EMPTY, float(sure[index])
+        top3[r][c] = [(EMPTY, float(sure[index]))] + [
+            (label, (1 - sure[index]) * p / share) for label, p in others[:2] if share > 0
         ]
     return dataclasses.replace(reading, classes=classes, confidence=confidences, top3=top3)

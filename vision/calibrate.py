@@ -65,6 +65,8 @@ _MIDDLE = (0.25, 0.75)
 _RIM = 0.12
 _COLOUR_FEATURES = 6
 _COLOURS = slice(0, _COLOUR_FEATURES)
+# The middle's lightness and two opponent colours.
+_MIDDLE_COLOUR = slice(0, 3)
 # All features but the lightness: the opponent colours of the middle and of the rim, the middle's
 # spread (a letter's ink).
 _BUT_LIGHT = [1, 2, 4, 5, 6]
@@ -466,3 +468,41 @@ def plainly_no_tile(looks: np.ndarray, cols: int, tiles: np.ndarray) -> np.ndarr
     board = BoardLooks(looks, ["."] * len(looks), cols)
     means, spread = board.tile_looks(tiles)
     return _distance(board.colours, means, spread) > UNLIKE_TILES * _COLOUR_FEATURES
+
+
+def like_vacant(
+    looks: np.ndarray,
+    kinds: list[str],
+    cols: int,
+    vacant: np.ndarray,
+    doubtful: np.ndarray,
+    tiles: np.ndarray,
+) -> np.ndarray:
+    """Which `doubtful` cells look like the `vacant` squares of their premium kind in this photo
+    (masks over the cells, row-major): squares the game knows hold no tile that the photo reads
+    empty, at least as doubts, `MAJORITY` or more of a kind, so that the few a play covers do
+    not make its look. A cell must lie among them (as in step 4 above) or, its middle's colours
+    among theirs, be plainly no tile (`UNLIKE_TILES`): a square's rim takes in the edge or the
+    shadow of a tile beside it, and the spread of its middle the print of its label, which one
+    kind's labels vary in (a "2" and a "3"). Either way it must be no plausible tile of the
+    photo's `tiles` (the lettered tiles read with confidence, at least three: with fewer,
+    nothing tells a tile, and no cell is taken)."""
+    alike = np.zeros(len(looks), bool)
+    if tiles.sum() < 3:
+        return alike
+    board = BoardLooks(looks, kinds, cols)
+    references = board.members & vacant & ~tiles
+    targets = (references.sum(axis=1) >= MAJORITY)[board.kinds] & doubtful
+    if not targets.any():
+        return alike
+    means, spread = board.kind_looks(references)
+    spread = spread[board.kinds]
+    among = _distance(board.looks, means, spread) <= 2 * looks.shape[1]
+    middle = _distance(
+        board.looks[:, _MIDDLE_COLOUR], means[:, _MIDDLE_COLOUR], spread[:, _MIDDLE_COLOUR]
+    )
+    tile_means, tile_spread = board.tile_looks(tiles)
+    tile_distance = _distance(board.colours, tile_means, tile_spread)
+    plainly = tile_distance > UNLIKE_TILES * _COLOUR_FEATURES
+    alike = among | ((middle <= 2 * 3) & plainly)
+    return targets & alike & (tile_distance > 2 * _COLOUR_FEATURES)

@@ -67,6 +67,7 @@ def _print_sheet(game: Game, as_json: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from vision.answers import with_vacancies
     from vision.classify import CellClassifier, UnreadableVariant, check_readable
     from vision.decode import PhotoError
     from vision.locate import BoardNotFound
@@ -111,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"scorekeeper replay: {photo}: {exc}", file=sys.stderr)
             _print_sheet(game, args.json)
             return 2
+        # The known board's vacant squares vouch for their kinds' empty look in this photo.
+        reading = with_vacancies(reading, game.state.board, variant.layout.rows)
         turn = turn_from_reading(game, reading, dictionary, steady)
         if not turn.committed:
             print(f"scorekeeper replay: {photo}: {_describe(turn.result)}", file=sys.stderr)
