@@ -29,7 +29,7 @@ from vision.decode import decode_photo
 from vision.locate import BoardNotFound, locate_grid
 from vision.pipeline import locate_photo
 from vision.premium_fit import premium_fit
-from vision.pyramid import pyramid
+from vision.pyramid import Pyramid
 from vision.rectify import CornersError, check_corners, rectify
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -302,11 +302,11 @@ def test_premium_fit_pulls_a_rough_grid_onto_the_premium_squares() -> None:
     )
     rough = truth + np.random.default_rng(4).uniform(-0.4, 0.4, (4, 2)) * cell
     layout = np.array([list(line) for line in LAYOUT])
-    fit = premium_fit(pyramid(board), rough, layout)
+    fit = premium_fit(Pyramid(board), rough, layout)
     assert fit is not None and fit.accepted
     assert corner_error_cells(fit.corners, truth) < 0.2
     # A layout one column off explains the squares better a cell away: not this grid.
-    shifted = premium_fit(pyramid(board), truth, np.roll(layout, 1, axis=1))
+    shifted = premium_fit(Pyramid(board), truth, np.roll(layout, 1, axis=1))
     assert shifted is None or not shifted.accepted
 
 

@@ -65,8 +65,7 @@ import numpy as np
 
 from vision.premium_fit import finish, premium_fit, premium_rounds
 from vision.premium_grid import DOUBTFUL, premium_grids, premium_shift
-from vision.pyramid import canonical_grid
-from vision.pyramid import pyramid as _pyramid
+from vision.pyramid import Pyramid, canonical_grid
 from vision.pyramid import warp as _warp
 
 WORK_LONG_SIDE = 1100  # px: locating needs a few px per grid line, not the full photo
@@ -152,10 +151,10 @@ def locate_grid(
     put the grid where it does not fit.
     """
     colour, factor = _working_image(image)
-    work = _pyramid(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
-    levels = _pyramid(colour)
+    gray = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+    work, levels = Pyramid(gray), Pyramid(colour)
     seen = None if layout is None else np.array([list(line) for line in layout])
-    masks = _masks(colour)
+    masks = _masks(colour, gray)
     candidates = _candidate_quads(masks, colour.shape[:2])
     try:
         quality, corners = _search(colour, levels, work, candidates, rows, cols, seen)
@@ -175,8 +174,8 @@ def locate_grid(
 
 def _search(
     colour: np.ndarray,
-    levels: list[np.ndarray],
-    work: list[np.ndarray],
+    levels: Pyramid,
+    work: Pyramid,
     candidates: list[np.ndarray],
     rows: int,
     cols: int,
@@ -221,8 +220,8 @@ def _search(
 
 def _lineless(
     colour: np.ndarray,
-    levels: list[np.ndarray],
-    work: list[np.ndarray],
+    levels: Pyramid,
+    work: Pyramid,
     candidates: list[np.ndarray],
     rows: int,
     cols: int,
@@ -251,8 +250,8 @@ def _lineless(
 
 def _settled(
     colour: np.ndarray,
-    levels: list[np.ndarray],
-    work: list[np.ndarray],
+    levels: Pyramid,
+    work: Pyramid,
     fit: tuple[float, np.ndarray],
     rows: int,
     cols: int,
@@ -291,7 +290,7 @@ def _settled(
 
 
 def _best_refined(
-    work: list[np.ndarray], candidates: list[_Candidate], rows: int, cols: int, capped: bool
+    work: Pyramid, candidates: list[_Candidate], rows: int, cols: int, capped: bool
 ) -> tuple[float, np.ndarray] | None:
     """The best (quality, corners) refined from the coarse grids of the best-scoring candidates,
     or None; `capped` caps the energy the combs are fitted to."""
@@ -388,11 +387,12 @@ def _quad_from_sides(contour: np.ndarray) -> np.ndarray | None:
     return quad if _plausible(quad) else None
 
 
-def _masks(work: np.ndarray) -> list[np.ndarray]:
+def _masks(work: np.ndarray, gray: np.ndarray) -> list[np.ndarray]:
     """Binary masks whose large regions may be the board or its grid: Otsu light and dark, dark
-    lines, edges, edge density, saturation, and the Otsu regions filled and opened wide."""
+    lines, edges, edge density, saturation, and the Otsu regions filled and opened wide (`work`
+    the colour working image, `gray` its grey)."""
     h, w = work.shape[:2]
-    gray = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    gray = cv2.GaussianBlur(gray, (5, 5), 0)
     masks = []
     _, otsu = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks += [otsu, 255 - otsu]
@@ -540,7 +540,7 @@ class _Candidate:
     profiles: dict[bool, tuple[np.ndarray, np.ndarray]]
 
 
-def _candidate(work: list[np.ndarray], quad: np.ndarray, rows: int, cols: int) -> _Candidate:
+def _candidate(work: Pyramid, quad: np.ndarray, rows: int, cols: int) -> _Candidate:
     """Warp a candidate to a square and sum its gradient energy along each axis, once for the
     combs of both kinds of energy."""
     side = _CANDIDATE_SIDE
@@ -630,7 +630,7 @@ def _fit_lines(positions: np.ndarray, strength: np.ndarray, along: np.ndarray, t
 
 
 def _refine(
-    work: list[np.ndarray],
+    work: Pyramid,
     corners: np.ndarray,
     rows: int,
     cols: int,
