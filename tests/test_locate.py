@@ -26,7 +26,7 @@ from training.render import (
 )
 from training.table_frames import Glare, Shot, TableScene
 from vision.decode import decode_photo
-from vision.locate import BoardNotFound, locate_grid
+from vision.locate import BoardNotFound, _opened, locate_grid
 from vision.pipeline import locate_photo
 from vision.premium_fit import premium_fit
 from vision.pyramid import Pyramid
@@ -472,3 +472,18 @@ def test_marked_corners_that_cannot_be_the_grid(corners: list, why: str) -> None
     assert check_corners(good, 1000, 1000).shape == (4, 2)
     with pytest.raises(CornersError, match=why):
         check_corners(corners, 1000, 1000)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_wide_opening_from_box_sums_equals_the_morphology(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    mask = np.zeros((int(rng.integers(60, 200)), int(rng.integers(60, 200))), np.uint8)
+    for _ in range(8):
+        (x, y), (w, h) = rng.integers(-40, 200, 2), rng.integers(1, 120, 2)
+        cv2.rectangle(
+            mask, (int(x), int(y)), (int(x + w), int(y + h)), int(rng.integers(2)) * 255, -1
+        )
+    mask[rng.random(mask.shape) < 0.05] ^= 255  # specks, at the borders too
+    for side in (1, 2, 9, 30, 51):  # even sides too: their anchor is off centre
+        expected = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+        assert np.array_equal(_opened(mask, side), expected)
