@@ -171,8 +171,11 @@ def premium_rounds(
         fine = cell_means(offsets, offsets)
         coarse = cell_means(whole, whole)
         src, dst = [], []
-        # (offset y, offset x, channel, block, square): every block's squares at once.
-        block_scores, block_spreads = _explained(fine[..., block_squares], block_kinds, 2)
+        # (offset y, offset x, channel, block, square): every block's squares at once, each
+        # block's squares contiguous (indexing would put them far apart), as the medians' sorts
+        # of the squares want them.
+        by_block = np.take(fine, block_squares, axis=-1)
+        block_scores, block_spreads = _explained(by_block, block_kinds, 2)
         for b, (r, c) in enumerate(blocks):
             scores, spread = block_scores[:, :, b], block_spreads[:, :, b]
             if float(spread.mean()) < _MIN_SPREAD or scores.max() - scores.min() < MIN_PEAK:
