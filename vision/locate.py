@@ -155,12 +155,13 @@ def locate_grid(
     work, levels = Pyramid(gray), Pyramid(colour)
     seen = None if layout is None else np.array([list(line) for line in layout])
     masks = _masks(colour, gray)
-    candidates = _candidate_quads(masks, colour.shape[:2])
+    closings: dict[int, list[np.ndarray]] = {}
+    candidates = _candidate_quads(masks, colour.shape[:2], closings)
     try:
         quality, corners = _search(colour, levels, work, candidates, rows, cols, seen)
     except BoardNotFound as refusal:
         # A second look at the masks (6. above), where only lines settle a grid.
-        inner = _candidate_quads(masks, colour.shape[:2], second=True, known=candidates)
+        inner = _candidate_quads(masks, colour.shape[:2], closings, second=True, known=candidates)
         if not inner:
             raise
         try:
@@ -440,12 +441,14 @@ def _opened(mask: np.ndarray, side: int) -> np.ndarray:
 def _candidate_quads(
     masks: list[np.ndarray],
     shape: tuple[int, int],
+    closings: dict[int, list[np.ndarray]],
     second: bool = False,
     known: Sequence[np.ndarray] = (),
 ) -> list[np.ndarray]:
     """Quadrilaterals that may hold the grid: the frame itself and the outlines of the masks'
     large regions; for a `second` look (6. above), the outlines of their large holes and of the
-    regions closed wider instead, leaving out those near `known` ones."""
+    regions closed wider instead, leaving out those near `known` ones. `closings` keeps the
+    masks closed by each kernel side, which both looks close by 7 px."""
     h, w = shape
     frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
     quads = [] if second else [frame]
@@ -455,10 +458,14 @@ def _candidate_quads(
         if second
         else [(7, False, True)]
     )
+    for side, _, _ in looks:
+        if side not in closings:
+            kernel = np.ones((side, side), np.uint8)
+            closings[side] = [cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel) for mask in masks]
     found: list[tuple[float, np.ndarray]] = []
-    for mask in masks:
+    for index in range(len(masks)):
         for side, holes, outer in looks:
-            closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((side, side), np.uint8))
+            closed = closings[side][index]
             mode = cv2.RETR_CCOMP if holes else cv2.RETR_EXTERNAL
             contours, hierarchy = cv2.findContours(closed, mode, cv2.CHAIN_APPROX_SIMPLE)
             parents = hierarchy[0][:, 3] if hierarchy is not None else []
