@@ -26,10 +26,10 @@ from training.render import (
 )
 from training.table_frames import Glare, Shot, TableScene
 from vision.decode import decode_photo
-from vision.locate import BoardNotFound, locate_grid
+from vision.locate import BoardNotFound, _opened, locate_grid
 from vision.pipeline import locate_photo
 from vision.premium_fit import premium_fit
-from vision.pyramid import pyramid
+from vision.pyramid import Pyramid
 from vision.rectify import CornersError, check_corners, rectify
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -302,11 +302,11 @@ def test_premium_fit_pulls_a_rough_grid_onto_the_premium_squares() -> None:
     )
     rough = truth + np.random.default_rng(4).uniform(-0.4, 0.4, (4, 2)) * cell
     layout = np.array([list(line) for line in LAYOUT])
-    fit = premium_fit(pyramid(board), rough, layout)
+    fit = premium_fit(Pyramid(board), rough, layout)
     assert fit is not None and fit.accepted
     assert corner_error_cells(fit.corners, truth) < 0.2
     # A layout one column off explains the squares better a cell away: not this grid.
-    shifted = premium_fit(pyramid(board), truth, np.roll(layout, 1, axis=1))
+    shifted = premium_fit(Pyramid(board), truth, np.roll(layout, 1, axis=1))
     assert shifted is None or not shifted.accepted
 
 
@@ -472,3 +472,18 @@ def test_marked_corners_that_cannot_be_the_grid(corners: list, why: str) -> None
     assert check_corners(good, 1000, 1000).shape == (4, 2)
     with pytest.raises(CornersError, match=why):
         check_corners(corners, 1000, 1000)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_wide_opening_from_box_sums_equals_the_morphology(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    mask = np.zeros((int(rng.integers(60, 200)), int(rng.integers(60, 200))), np.uint8)
+    for _ in range(8):
+        (x, y), (w, h) = rng.integers(-40, 200, 2), rng.integers(1, 120, 2)
+        cv2.rectangle(
+            mask, (int(x), int(y)), (int(x + w), int(y + h)), int(rng.integers(2)) * 255, -1
+        )
+    mask[rng.random(mask.shape) < 0.05] ^= 255  # specks, at the borders too
+    for side in (1, 2, 9, 30, 51):  # even sides too: their anchor is off centre
+        expected = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+        assert np.array_equal(_opened(mask, side), expected)

@@ -65,8 +65,7 @@ import numpy as np
 
 from vision.premium_fit import finish, premium_fit, premium_rounds
 from vision.premium_grid import DOUBTFUL, premium_grids, premium_shift
-from vision.pyramid import canonical_grid
-from vision.pyramid import pyramid as _pyramid
+from vision.pyramid import Pyramid, canonical_grid
 from vision.pyramid import warp as _warp
 
 WORK_LONG_SIDE = 1100  # px: locating needs a few px per grid line, not the full photo
@@ -152,16 +151,17 @@ def locate_grid(
     put the grid where it does not fit.
     """
     colour, factor = _working_image(image)
-    work = _pyramid(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
-    levels = _pyramid(colour)
+    gray = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+    work, levels = Pyramid(gray), Pyramid(colour)
     seen = None if layout is None else np.array([list(line) for line in layout])
-    masks = _masks(colour)
-    candidates = _candidate_quads(masks, colour.shape[:2])
+    masks = _masks(colour, gray)
+    closings: dict[int, list[np.ndarray]] = {}
+    candidates = _candidate_quads(masks, colour.shape[:2], closings)
     try:
         quality, corners = _search(colour, levels, work, candidates, rows, cols, seen)
     except BoardNotFound as refusal:
         # A second look at the masks (6. above), where only lines settle a grid.
-        inner = _candidate_quads(masks, colour.shape[:2], second=True, known=candidates)
+        inner = _candidate_quads(masks, colour.shape[:2], closings, second=True, known=candidates)
         if not inner:
             raise
         try:
@@ -175,8 +175,8 @@ def locate_grid(
 
 def _search(
     colour: np.ndarray,
-    levels: list[np.ndarray],
-    work: list[np.ndarray],
+    levels: Pyramid,
+    work: Pyramid,
     candidates: list[np.ndarray],
     rows: int,
     cols: int,
@@ -221,8 +221,8 @@ def _search(
 
 def _lineless(
     colour: np.ndarray,
-    levels: list[np.ndarray],
-    work: list[np.ndarray],
+    levels: Pyramid,
+    work: Pyramid,
     candidates: list[np.ndarray],
     rows: int,
     cols: int,
@@ -251,8 +251,8 @@ def _lineless(
 
 def _settled(
     colour: np.ndarray,
-    levels: list[np.ndarray],
-    work: list[np.ndarray],
+    levels: Pyramid,
+    work: Pyramid,
     fit: tuple[float, np.ndarray],
     rows: int,
     cols: int,
@@ -291,7 +291,7 @@ def _settled(
 
 
 def _best_refined(
-    work: list[np.ndarray], candidates: list[_Candidate], rows: int, cols: int, capped: bool
+    work: Pyramid, candidates: list[_Candidate], rows: int, cols: int, capped: bool
 ) -> tuple[float, np.ndarray] | None:
     """The best (quality, corners) refined from the coarse grids of the best-scoring candidates,
     or None; `capped` caps the energy the combs are fitted to."""
@@ -388,11 +388,12 @@ def _quad_from_sides(contour: np.ndarray) -> np.ndarray | None:
     return quad if _plausible(quad) else None
 
 
-def _masks(work: np.ndarray) -> list[np.ndarray]:
+def _masks(work: np.ndarray, gray: np.ndarray) -> list[np.ndarray]:
     """Binary masks whose large regions may be the board or its grid: Otsu light and dark, dark
-    lines, edges, edge density, saturation, and the Otsu regions filled and opened wide."""
+    lines, edges, edge density, saturation, and the Otsu regions filled and opened wide (`work`
+    the colour working image, `gray` its grey)."""
     h, w = work.shape[:2]
-    gray = cv2.GaussianBlur(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    gray = cv2.GaussianBlur(gray, (5, 5), 0)
     masks = []
     _, otsu = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     masks += [otsu, 255 - otsu]
@@ -415,23 +416,39 @@ def _masks(work: np.ndarray) -> list[np.ndarray]:
     # Something of the board's colour lying against it (a bar, a box lid, a hand) merges with
     # its outline; opened with a kernel wider than such things are, the board stands alone.
     # Holes (tiles, labels) are filled first, or the opening would take the board apart.
-    wide = np.ones((max(h, w) // _OPEN_SHARE,) * 2, np.uint8)
     for mask in (otsu, 255 - otsu):
         outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         filled = cv2.drawContours(np.zeros_like(mask), outlines, -1, 255, cv2.FILLED)
-        masks.append(cv2.morphologyEx(filled, cv2.MORPH_OPEN, wide))
+        masks.append(_opened(filled, max(h, w) // _OPEN_SHARE))
     return masks
+
+
+def _opened(mask: np.ndarray, side: int) -> np.ndarray:
+    """`cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))` of a 0/255
+    mask, from box sums, whose cost does not grow with `side` as the morphology's does: a box
+    sum saturated to 8 bits is the dilation of such a mask, and an erosion is the dilation of
+    its complement. The sums' zero border counts as set for the erosion and as unset for the
+    dilation, as the morphology's default border does."""
+
+    def dilated(image: np.ndarray) -> np.ndarray:
+        return cv2.boxFilter(
+            image, -1, (side, side), normalize=False, borderType=cv2.BORDER_CONSTANT
+        )
+
+    return dilated(255 - dilated(255 - mask))
 
 
 def _candidate_quads(
     masks: list[np.ndarray],
     shape: tuple[int, int],
+    closings: dict[int, list[np.ndarray]],
     second: bool = False,
     known: Sequence[np.ndarray] = (),
 ) -> list[np.ndarray]:
     """Quadrilaterals that may hold the grid: the frame itself and the outlines of the masks'
     large regions; for a `second` look (6. above), the outlines of their large holes and of the
-    regions closed wider instead, leaving out those near `known` ones."""
+    regions closed wider instead, leaving out those near `known` ones. `closings` keeps the
+    masks closed by each kernel side, which both looks close by 7 px."""
     h, w = shape
     frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
     quads = [] if second else [frame]
@@ -441,10 +458,14 @@ def _candidate_quads(
         if second
         else [(7, False, True)]
     )
+    for side, _, _ in looks:
+        if side not in closings:
+            kernel = np.ones((side, side), np.uint8)
+            closings[side] = [cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel) for mask in masks]
     found: list[tuple[float, np.ndarray]] = []
-    for mask in masks:
+    for index in range(len(masks)):
         for side, holes, outer in looks:
-            closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((side, side), np.uint8))
+            closed = closings[side][index]
             mode = cv2.RETR_CCOMP if holes else cv2.RETR_EXTERNAL
             contours, hierarchy = cv2.findContours(closed, mode, cv2.CHAIN_APPROX_SIMPLE)
             parents = hierarchy[0][:, 3] if hierarchy is not None else []
@@ -540,7 +561,7 @@ class _Candidate:
     profiles: dict[bool, tuple[np.ndarray, np.ndarray]]
 
 
-def _candidate(work: list[np.ndarray], quad: np.ndarray, rows: int, cols: int) -> _Candidate:
+def _candidate(work: Pyramid, quad: np.ndarray, rows: int, cols: int) -> _Candidate:
     """Warp a candidate to a square and sum its gradient energy along each axis, once for the
     combs of both kinds of energy."""
     side = _CANDIDATE_SIDE
@@ -630,7 +651,7 @@ def _fit_lines(positions: np.ndarray, strength: np.ndarray, along: np.ndarray, t
 
 
 def _refine(
-    work: list[np.ndarray],
+    work: Pyramid,
     corners: np.ndarray,
     rows: int,
     cols: int,

@@ -28,7 +28,7 @@ import numpy as np
 
 from vision.calibrate import OPPONENT
 from vision.medians import median_deviations
-from vision.pyramid import canonical_grid, warp
+from vision.pyramid import Pyramid, canonical_grid, warp
 
 _CELL = 18  # px per cell in the warp
 _MARGIN = 3  # cells of warp around the grid, room for whole-cell shifts
@@ -97,13 +97,13 @@ def _explained(
 
 
 def premium_fit(
-    levels: list[np.ndarray], corners: np.ndarray, layout: np.ndarray, rounds: int = _ROUNDS
+    levels: Pyramid, corners: np.ndarray, layout: np.ndarray, rounds: int = _ROUNDS
 ) -> PremiumFit | None:
     """Refine `corners` (working-image px, TL TR BR BL) by the premium squares of `layout`
     (one code per square), block by block, up to `rounds` times (0: only measure how far the
     blocks would move it); None when too few blocks show their squares.
 
-    `levels`: the colour working image's Gaussian pyramid (`vision.pyramid.pyramid`).
+    `levels`: the colour working image's Gaussian pyramid (`vision.pyramid.Pyramid`).
     """
     fits = premium_rounds(levels, corners, layout)
     first = next(fits)
@@ -123,7 +123,7 @@ def finish(
 
 
 def premium_rounds(
-    levels: list[np.ndarray], corners: np.ndarray, layout: np.ndarray
+    levels: Pyramid, corners: np.ndarray, layout: np.ndarray
 ) -> Iterator[PremiumFit | None]:
     """The rounds of `premium_fit`, one fit each, from `corners`, until the blocks settle (they
     move less than `_SETTLED`) or too few show their squares (None): a caller that looks at the
@@ -171,8 +171,11 @@ def premium_rounds(
         fine = cell_means(offsets, offsets)
         coarse = cell_means(whole, whole)
         src, dst = [], []
-        # (offset y, offset x, channel, block, square): every block's squares at once.
-        block_scores, block_spreads = _explained(fine[..., block_squares], block_kinds, 2)
+        # (offset y, offset x, channel, block, square): every block's squares at once, each
+        # block's squares contiguous (indexing would put them far apart), as the medians' sorts
+        # of the squares want them.
+        by_block = np.take(fine, block_squares, axis=-1)
+        block_scores, block_spreads = _explained(by_block, block_kinds, 2)
         for b, (r, c) in enumerate(blocks):
             scores, spread = block_scores[:, :, b], block_spreads[:, :, b]
             if float(spread.mean()) < _MIN_SPREAD or scores.max() - scores.min() < MIN_PEAK:

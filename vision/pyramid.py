@@ -21,16 +21,29 @@ def canonical_grid(rows: int, cols: int, cell: int, margin: int) -> tuple[np.nda
     return corners, width, height
 
 
-def pyramid(image: np.ndarray) -> list[np.ndarray]:
-    """`image` and successive halvings of it (Gaussian pyramid)."""
-    levels = [image]
-    while len(levels) < PYRAMID_LEVELS and min(levels[-1].shape[:2]) >= 64:
-        levels.append(cv2.pyrDown(levels[-1]))
-    return levels
+class Pyramid:
+    """`image` and successive halvings of it (Gaussian pyramid), level 0 to `len - 1`, each
+    halving made when first read: most warps of a working image read only its first level."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self._levels = [image]
+        self._count, (h, w) = 1, image.shape[:2]
+        while self._count < PYRAMID_LEVELS and min(h, w) >= 64:
+            self._count, h, w = self._count + 1, (h + 1) // 2, (w + 1) // 2  # as pyrDown halves
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, level: int) -> np.ndarray:
+        if not 0 <= level < self._count:
+            raise IndexError(level)
+        while len(self._levels) <= level:
+            self._levels.append(cv2.pyrDown(self._levels[-1]))
+        return self._levels[level]
 
 
 def warp(
-    pyramid: list[np.ndarray], transform: np.ndarray, size: tuple[int, int], scale: float
+    pyramid: Pyramid, transform: np.ndarray, size: tuple[int, int], scale: float
 ) -> np.ndarray:
     """`cv2.warpPerspective` of the pyramid's first level by `transform`, read from the level
     nearest `scale` source pixels per output pixel: shrinking by interpolation alone would skip
