@@ -53,25 +53,20 @@ def with_answers(
     the reading. A reading without looks is returned as it is."""
     if getattr(reading, "looks", None) is None or not answered:
         return reading
-    looks = np.asarray(reading.looks, dtype=np.float64)
-    rows, cols = looks.shape[:2]
-    labels = np.array([label for line in reading.classes for label in line])
-    confidence = np.array([value for line in reading.confidence for value in line])
-    free = np.array([known.get(r, c) is None for r in range(rows) for c in range(cols)])
-    lettered = ~np.isin(labels, [EMPTY, BLANK, STAR]) & (confidence >= SURE)
+    cells = _Cells.of(reading, known, layout)
+    rows, cols = cells.shape
     keys = np.array([square_key(r, c) for r in range(rows) for c in range(cols)])
-    said = np.isin(keys, list(answered)) & free
-    sure_empty = free & (labels == EMPTY) & (confidence >= SURE)
+    said = np.isin(keys, list(answered)) & cells.free
+    sure_empty = cells.free & (cells.labels == EMPTY) & (cells.confidence >= SURE)
     # An answered square is looked at again however surely it is read (a printed label read
     # as a letter at 0.97 is asked about as a stray tile); its siblings only when in doubt.
-    doubtful = free & ~sure_empty & (confidence < _TAKEN_AS_READ)
-    kinds = [code for line in layout for code in line]
-    flat = looks.reshape(rows * cols, -1)
-    alike = like_answered(flat, kinds, cols, said, sure_empty, doubtful, lettered)
+    doubtful = cells.free & ~sure_empty & (cells.confidence < _TAKEN_AS_READ)
+    lettered = cells.lettered
+    alike = like_answered(cells.looks, cells.kinds, cols, said, sure_empty, doubtful, lettered)
     # An answered square unlike its siblings in this photo (a shadow, a glare, light of another
     # colour on it) stays empty while its colours are plainly no tile's (a tile laid on it since
     # looks like the others); as a doubt where a letter is read there with confidence.
-    unlike = said & ~alike & plainly_no_tile(flat, cols, lettered)
+    unlike = said & ~alike & plainly_no_tile(cells.looks, cols, lettered)
     sure = np.where(unlike & lettered, _NO_TILE, _ANSWERED)
     return _read_empty(reading, alike | unlike, sure, cols)
 
@@ -89,18 +84,41 @@ def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -
     laid there is read as usual. A reading without looks is returned as it is."""
     if getattr(reading, "looks", None) is None:
         return reading
-    looks = np.asarray(reading.looks, dtype=np.float64)
-    rows, cols = looks.shape[:2]
-    labels = np.array([label for line in reading.classes for label in line])
-    confidence = np.array([value for line in reading.confidence for value in line])
-    free = np.array([known.get(r, c) is None for r in range(rows) for c in range(cols)])
-    lettered = ~np.isin(labels, [EMPTY, BLANK, STAR]) & (confidence >= SURE)
-    vacant = free & (labels == EMPTY) & (confidence >= DOUBT)
-    doubtful = free & (confidence < _TAKEN_AS_READ)
-    kinds = [code for line in layout for code in line]
-    flat = looks.reshape(rows * cols, -1)
-    alike = like_vacant(flat, kinds, cols, vacant, doubtful, lettered)
+    cells = _Cells.of(reading, known, layout)
+    vacant = cells.free & (cells.labels == EMPTY) & (cells.confidence >= DOUBT)
+    doubtful = cells.free & (cells.confidence < _TAKEN_AS_READ)
+    cols = cells.shape[1]
+    alike = like_vacant(cells.looks, cells.kinds, cols, vacant, doubtful, cells.lettered)
     return _read_empty(reading, alike, np.full(len(alike), _ANSWERED), cols)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Cells:
+    """A reading's cells, row-major, as both kinds of vouching weigh them."""
+
+    shape: tuple[int, int]
+    looks: np.ndarray  # [cells, features]
+    labels: np.ndarray
+    confidence: np.ndarray
+    free: np.ndarray  # no tile on the known board
+    lettered: np.ndarray  # a letter read with confidence
+    kinds: list[str]  # the layout's premium codes
+
+    @classmethod
+    def of(cls, reading: BoardReading, known: Board, layout: Sequence[str]) -> _Cells:
+        looks = np.asarray(reading.looks, dtype=np.float64)
+        rows, cols = looks.shape[:2]
+        labels = np.array([label for line in reading.classes for label in line])
+        confidence = np.array([value for line in reading.confidence for value in line])
+        return cls(
+            (rows, cols),
+            looks.reshape(rows * cols, -1),
+            labels,
+            confidence,
+            np.array([known.get(r, c) is None for r in range(rows) for c in range(cols)]),
+            ~np.isin(labels, [EMPTY, BLANK, STAR]) & (confidence >= SURE),
+            [code for line in layout for code in line],
+        )
 
 
 def _read_empty(
