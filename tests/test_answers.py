@@ -143,6 +143,14 @@ def test_a_tile_on_a_vacant_square_is_read_as_usual() -> None:
     known, photo = _double_words_in_doubt(CAT, CAT, tiles={(1, 1)})
     later = with_vacancies(photo, known, LAYOUT)
     assert later.classes[1][1] == "Z" and later.classes[2][2] == "empty"
+    # An edition whose double-word squares are the tiles' colour: B2 lies among its vacant
+    # siblings, but it is as plausibly a tile, so it is left as read too.
+    known, photo = _double_words_in_doubt(CAT, CAT)
+    for r in range(15):
+        for c in range(15):
+            if LAYOUT[r][c] == "-":
+                photo.looks[r][c] = list(TILE)
+    assert with_vacancies(photo, known, LAYOUT).classes[1][1] == "Z"
 
 
 def test_vacancies_vouch_for_nothing_without_a_tile_look_or_enough_squares() -> None:

@@ -491,18 +491,19 @@ def like_vacant(
     if tiles.sum() < 3:
         return alike
     board = BoardLooks(looks, kinds, cols)
-    references = board.members & vacant & ~tiles
+    references = board.members & vacant
     targets = (references.sum(axis=1) >= MAJORITY)[board.kinds] & doubtful
     if not targets.any():
         return alike
     means, spread = board.kind_looks(references)
     spread = spread[board.kinds]
     among = _distance(board.looks, means, spread) <= 2 * looks.shape[1]
-    middle = _distance(
-        board.looks[:, _MIDDLE_COLOUR], means[:, _MIDDLE_COLOUR], spread[:, _MIDDLE_COLOUR]
+    middle = board.looks[:, _MIDDLE_COLOUR]
+    middle_among = _distance(middle, means[:, _MIDDLE_COLOUR], spread[:, _MIDDLE_COLOUR]) <= (
+        2 * middle.shape[1]
     )
     tile_means, tile_spread = board.tile_looks(tiles)
     tile_distance = _distance(board.colours, tile_means, tile_spread)
     plainly = tile_distance > UNLIKE_TILES * _COLOUR_FEATURES
-    alike = among | ((middle <= 2 * 3) & plainly)
+    alike = among | (middle_among & plainly)
     return targets & alike & (tile_distance > 2 * _COLOUR_FEATURES)
