@@ -28,7 +28,7 @@ from training.table_frames import Glare, Shot, TableScene
 from vision.decode import decode_photo
 from vision.locate import BoardNotFound, _opened, locate_grid
 from vision.pipeline import locate_photo
-from vision.premium_fit import premium_fit
+from vision.premium_fit import PremiumFit, premium_fit
 from vision.pyramid import Pyramid
 from vision.rectify import CornersError, check_corners, rectify
 
@@ -292,6 +292,47 @@ def test_wood_print_board_without_grid_lines_is_found_from_its_premium_squares(s
     # ...and its premium squares find it.
     found = locate_grid(photo, 15, 15, LAYOUT)
     assert corner_error_cells(found.corners, truth) < 0.25
+
+
+def test_lineless_board_crowded_with_tiles_is_found_where_its_grid_fills_its_frame() -> None:
+    # Pale premium squares under a board of tiles explain little of its colours: the blocks agree
+    # on the grid (16 of 16), but a grid a cell or two away is explained only 0.043 less, under
+    # the margin asked of a grid that nothing else places. Here the frame places it: every
+    # whole-cell move would put a side outside the board's inner edge.
+    seed = 108
+    rng = np.random.default_rng(seed)
+    style = dataclasses.replace(heldout_edition(rng, "wood_print"), line_width=0.0)
+    rows = random_rows(rng, load_variant("en").alphabet, 0.45)
+    photo, truth, _ = render_board_photo(rows, "en", style, seed, (960, 720))
+    found = locate_grid(photo, 15, 15, LAYOUT)
+    # Without lines to refine it, the premium squares' grid stands: a corner 0.28 of a cell off.
+    assert corner_error_cells(found.corners, truth) < 0.35
+
+
+def _fit(margin: float, shifted_best: float) -> PremiumFit:
+    """A block fit of a 15x15 grid 150 px wide at (100, 100), every block agreeing; its score
+    0.1, every whole-cell move's `shifted_best`."""
+    shifted = np.full((5, 5), shifted_best)
+    shifted[2, 2] = 0.1
+    corners = np.float64([[100, 100], [250, 100], [250, 250], [100, 250]])
+    return PremiumFit(corners, 16, 16, 0.1, margin, 0.0, 0.0, shifted, (15, 15))
+
+
+def test_a_grid_filling_its_outline_needs_less_margin_from_its_premium_squares() -> None:
+    fit = _fit(0.03, 0.07)
+    assert not fit.accepted
+    tight = np.float64([[98, 98], [252, 98], [252, 252], [98, 252]])  # a fifth of a cell around
+    assert fit.accepted_within(tight)
+    # A frame wider than a cell: moved a cell, the grid still lies inside, and the margin over
+    # those moves is what it always was.
+    wide = np.float64([[85, 85], [265, 85], [265, 265], [85, 265]])
+    assert not fit.accepted_within(wide)
+    assert _fit(0.06, 0.04).accepted_within(wide)
+    # A grid poking out of its outline (an outline cut short) is judged as without one.
+    short = np.float64([[120, 100], [250, 100], [250, 250], [120, 250]])
+    assert not fit.accepted_within(short)
+    # Even filling its outline, the layout must explain the colours there better than elsewhere.
+    assert not _fit(0.02, 0.08).accepted_within(tight)
 
 
 def test_premium_fit_pulls_a_rough_grid_onto_the_premium_squares() -> None:

@@ -36,8 +36,9 @@
    sought from its premium squares (`vision.premium_grid.premium_grids`): inside each candidate
    outline, the inset (the frame) at which squares of one premium kind look most alike; from
    the best few, the block-by-block premium fit refines the grid, faint lines refine it further
-   if they can, and without them the blocks must agree on it (`PremiumFit.accepted`) and must
-   not be disputing a line fit without explaining clearly more than it.
+   if they can, and without them the blocks must agree on it (`PremiumFit.accepted_within`:
+   where the grid fills the outline it was found in, the outline settles its whole-cell
+   position) and must not be disputing a line fit without explaining clearly more than it.
    Candidate outlines include each Otsu region with its holes filled and opened by a wide
    kernel, which parts the board from a bar or a box lid of its colour lying against it.
 6. A second look. When no grid is found from these candidates, two more kinds of outline are
@@ -232,7 +233,7 @@ def _lineless(
     """(quality, corners) of the grid found from its premium squares (5. above), or None;
     without `premium_only`, only where lines settle it (the premium squares alone were not
     clear enough against the lines already fitted)."""
-    for _, start in premium_grids(colour, candidates, layout)[:_PREMIUM_STARTS]:
+    for _, start, outline in premium_grids(colour, candidates, layout)[:_PREMIUM_STARTS]:
         fit = premium_fit(levels, start, layout)
         # Faint lines settle the corners the premium squares placed, checked as any line fit
         # (a start from the premium squares is one more candidate); without them the premium
@@ -244,7 +245,7 @@ def _lineless(
                     return _settled(colour, levels, work, refined, rows, cols, layout)
                 except BoardNotFound:
                     continue
-        if premium_only and fit is not None and fit.accepted:
+        if premium_only and fit is not None and fit.accepted_within(outline):
             return fit.margin, fit.corners
     return None
 

@@ -53,6 +53,11 @@ MIN_BLOCKS = 10
 MIN_AGREEING = 0.75
 MAX_RESIDUAL = 0.2
 MIN_MARGIN = 0.05
+# A grid that fills the outline it was found in (every whole-cell move would put a corner this
+# share of a cell outside it) has its whole-cell position settled by the outline: the layout
+# must still explain the colours there, by this share of `MIN_MARGIN`.
+_OUTSIDE = 0.4
+_FILLED_MARGIN = 0.5
 
 
 @dataclass(frozen=True)
@@ -66,14 +71,50 @@ class PremiumFit:
     margin: float  # how much more it explains than with the grid one or two cells away
     moved: float  # largest distance of a corner from where the fit started, in cells
     proposed: float  # how far the blocks would move a corner further, in cells
+    shifted: np.ndarray  # (2·_WHOLE + 1)² scores with the grid moved by whole cells [dy, dx]
+    shape: tuple[int, int]  # the grid's rows and columns
 
     @property
     def accepted(self) -> bool:
         """Whether the blocks agree on this grid (see the module's docstring)."""
-        return (
-            self.agreeing >= max(MIN_BLOCKS, MIN_AGREEING * self.blocks)
-            and self.margin >= MIN_MARGIN
-        )
+        return self._agree() and self.margin >= MIN_MARGIN
+
+    def accepted_within(self, outline: np.ndarray) -> bool:
+        """Whether the blocks agree on this grid, found inside `outline` (working-image px, TL
+        TR BR BL: the board's edge the search started from), and the layout explains clearly
+        more of the colours here than at every whole-cell move that keeps the grid inside it.
+        Where no move does (the grid fills its outline), the outline settles the whole-cell
+        position, as an edition's frame does for a player; the layout must still explain the
+        colours here better than elsewhere, by `_FILLED_MARGIN` of `MIN_MARGIN` (pale premium
+        squares under a board of tiles explain little, but the blocks agree on where they are)."""
+        if not self._agree():
+            return False
+        rows, cols = self.shape
+        grid = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
+        to_image = cv2.getPerspectiveTransform(grid, self.corners.astype(np.float32))
+        sides = np.linalg.norm(self.corners - np.roll(self.corners, -1, axis=0), axis=1)
+        tolerance = _OUTSIDE * float(sides.mean()) / ((rows + cols) / 2)
+        contour = outline.astype(np.float32).reshape(-1, 1, 2)
+        whole = np.arange(-_WHOLE, _WHOLE + 1)
+        inside = np.zeros(self.shifted.shape, dtype=bool)
+        for i, dy in enumerate(whole):
+            for j, dx in enumerate(whole):
+                moved = cv2.perspectiveTransform((grid + [dx, dy]).reshape(1, 4, 2), to_image)
+                depth = min(
+                    cv2.pointPolygonTest(contour, (float(x), float(y)), True) for x, y in moved[0]
+                )
+                inside[i, j] = depth >= -tolerance
+        if not inside[_WHOLE, _WHOLE]:
+            return self.margin >= MIN_MARGIN
+        inside[_WHOLE, _WHOLE] = False
+        score = float(self.shifted[_WHOLE, _WHOLE])
+        if inside.any():
+            return score - float(self.shifted[inside].max()) >= MIN_MARGIN
+        return self.margin >= _FILLED_MARGIN * MIN_MARGIN
+
+    def _agree(self) -> bool:
+        """Whether enough blocks show their squares and sit where the fitted grid puts them."""
+        return self.agreeing >= max(MIN_BLOCKS, MIN_AGREEING * self.blocks)
 
 
 def _block_starts(count: int) -> list[int]:
@@ -219,6 +260,8 @@ def premium_rounds(
             grid_margin,
             moved=float(np.linalg.norm(corners - start, axis=1).max()) / cell_px,
             proposed=float(np.linalg.norm(corrected - corners, axis=1).max()) / cell_px,
+            shifted=grid_scores,
+            shape=(rows, cols),
         )
         if shift < _SETTLED:
             return

@@ -76,13 +76,13 @@ def premium_shift(colour: np.ndarray, corners: np.ndarray, layout: np.ndarray):
 
 def premium_grids(
     colour: np.ndarray, candidates: list[np.ndarray], layout: np.ndarray
-) -> list[tuple[float, np.ndarray]]:
+) -> list[tuple[float, np.ndarray, np.ndarray]]:
     """The grid found from its premium squares alone, for boards whose lines are too faint to
     fit (thin print, none at all, wood print): within each candidate outline, the grid inset by
     the frame at which squares of the same premium kind look most alike. The inset is searched
     the same on both sides of each axis first, then side by side. Returns (the share of the
-    cells' colour spread the layout explains beyond what it explains a cell away, corners) per
-    candidate, best first.
+    cells' colour spread the layout explains beyond what it explains a cell away, corners, the
+    candidate outline) per candidate, best first.
     """
     rows, cols = layout.shape
     side = _PREMIUM_SEARCH_SIDE
@@ -91,7 +91,7 @@ def premium_grids(
     insets = np.linspace(0.0, _PREMIUM_MAX_INSET, _PREMIUM_STEPS)
     even = np.stack([insets, 1 - insets], axis=1)
     fine = np.linspace(-_PREMIUM_FINE, _PREMIUM_FINE, 2 * _PREMIUM_FINE_STEPS + 1)
-    grids: list[tuple[float, np.ndarray]] = []
+    grids: list[tuple[float, np.ndarray, np.ndarray]] = []
     for quad in candidates:
         to_canon = cv2.getPerspectiveTransform(quad.astype(np.float32), canonical)
         canon = cv2.warpPerspective(
@@ -153,7 +153,7 @@ def premium_grids(
         (top, bottom), (left, right) = ys * side, xs * side
         inner = np.float32([[left, top], [right, top], [right, bottom], [left, bottom]])
         back = cv2.perspectiveTransform(inner.reshape(1, 4, 2), np.linalg.inv(to_canon))
-        grids.append((score, back.reshape(4, 2).astype(np.float64)))
+        grids.append((score, back.reshape(4, 2).astype(np.float64), quad))
     return sorted(grids, key=lambda grid: -grid[0])
 
 
