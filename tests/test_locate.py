@@ -309,17 +309,17 @@ def test_lineless_board_crowded_with_tiles_is_found_where_its_grid_fills_its_fra
     assert corner_error_cells(found.corners, truth) < 0.35
 
 
-def _fit(margin: float, shifted_best: float) -> PremiumFit:
+def _fit(shifted_best: float) -> PremiumFit:
     """A block fit of a 15x15 grid 150 px wide at (100, 100), every block agreeing; its score
-    0.1, every whole-cell move's `shifted_best`."""
+    0.1, every whole-cell move's `shifted_best` (its margin 0.1 - `shifted_best`)."""
     shifted = np.full((5, 5), shifted_best)
     shifted[2, 2] = 0.1
     corners = np.float64([[100, 100], [250, 100], [250, 250], [100, 250]])
-    return PremiumFit(corners, 16, 16, 0.1, margin, 0.0, 0.0, shifted, (15, 15))
+    return PremiumFit(corners, 16, 16, 0.0, 0.0, shifted, (15, 15))
 
 
 def test_a_grid_filling_its_outline_needs_less_margin_from_its_premium_squares() -> None:
-    fit = _fit(0.03, 0.07)
+    fit = _fit(0.07)
     assert not fit.accepted
     tight = np.float64([[98, 98], [252, 98], [252, 252], [98, 252]])  # a fifth of a cell around
     assert fit.accepted_within(tight)
@@ -327,12 +327,12 @@ def test_a_grid_filling_its_outline_needs_less_margin_from_its_premium_squares()
     # those moves is what it always was.
     wide = np.float64([[85, 85], [265, 85], [265, 265], [85, 265]])
     assert not fit.accepted_within(wide)
-    assert _fit(0.06, 0.04).accepted_within(wide)
+    assert _fit(0.04).accepted_within(wide)
     # A grid poking out of its outline (an outline cut short) is judged as without one.
     short = np.float64([[120, 100], [250, 100], [250, 250], [120, 250]])
     assert not fit.accepted_within(short)
     # Even filling its outline, the layout must explain the colours there better than elsewhere.
-    assert not _fit(0.02, 0.08).accepted_within(tight)
+    assert not _fit(0.08).accepted_within(tight)
 
 
 def test_premium_fit_pulls_a_rough_grid_onto_the_premium_squares() -> None:

@@ -67,12 +67,23 @@ class PremiumFit:
     corners: np.ndarray
     blocks: int  # blocks showing their premium squares
     agreeing: int  # of those, the blocks within `MAX_RESIDUAL` of where the fitted grid puts them
-    score: float  # share of the whole grid's colour spread the layout explains
-    margin: float  # how much more it explains than with the grid one or two cells away
     moved: float  # largest distance of a corner from where the fit started, in cells
     proposed: float  # how far the blocks would move a corner further, in cells
-    shifted: np.ndarray  # (2·_WHOLE + 1)² scores with the grid moved by whole cells [dy, dx]
+    # Share of the whole grid's colour spread the layout explains, with the grid moved by
+    # (dy, dx) whole cells from -_WHOLE to _WHOLE: (2·_WHOLE + 1)², unmoved in the middle.
+    shifted: np.ndarray
     shape: tuple[int, int]  # the grid's rows and columns
+
+    @property
+    def score(self) -> float:
+        """Share of the whole grid's colour spread the layout explains."""
+        return float(self.shifted[_WHOLE, _WHOLE])
+
+    @property
+    def margin(self) -> float:
+        """How much more the layout explains than with the grid one or two cells away."""
+        others = np.delete(self.shifted.ravel(), _WHOLE * (self.shifted.shape[1] + 1))
+        return self.score - float(others.max())
 
     @property
     def accepted(self) -> bool:
@@ -105,11 +116,10 @@ class PremiumFit:
                 )
                 inside[i, j] = depth >= -tolerance
         if not inside[_WHOLE, _WHOLE]:
-            return self.margin >= MIN_MARGIN
+            return self.accepted
         inside[_WHOLE, _WHOLE] = False
-        score = float(self.shifted[_WHOLE, _WHOLE])
         if inside.any():
-            return score - float(self.shifted[inside].max()) >= MIN_MARGIN
+            return self.score - float(self.shifted[inside].max()) >= MIN_MARGIN
         return self.margin >= _FILLED_MARGIN * MIN_MARGIN
 
     def _agree(self) -> bool:
@@ -246,9 +256,6 @@ def premium_rounds(
         agreeing = int((np.linalg.norm(moved - dst_a, axis=1) <= MAX_RESIDUAL * cell).sum())
         shift = float(np.linalg.norm(dst_a - src_a, axis=1).max()) / cell
         grid_scores, _ = _explained(coarse, kinds.ravel(), 2)
-        score = float(grid_scores[_WHOLE, _WHOLE])
-        others = np.delete(grid_scores.ravel(), _WHOLE * (len(whole) + 1))
-        grid_margin = score - float(others.max())
         total = np.linalg.inv(to_canon) @ correction
         corrected = cv2.perspectiveTransform(ideal.reshape(1, 4, 2), total).reshape(4, 2)
         cell_px = float(np.linalg.norm(start - np.roll(start, -1, axis=0), axis=1).mean()) / rows
@@ -256,8 +263,6 @@ def premium_rounds(
             corners,
             len(src),
             agreeing,
-            score,
-            grid_margin,
             moved=float(np.linalg.norm(corners - start, axis=1).max()) / cell_px,
             proposed=float(np.linalg.norm(corrected - corners, axis=1).max()) / cell_px,
             shifted=grid_scores,
