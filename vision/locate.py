@@ -32,6 +32,10 @@
    premium squares fitted block by block (`vision.premium_fit`) agree on a grid part of a cell
    away from the lines (lines fitted to wood grain), the line fit is not taken; unless they
    explain clearly more of the colours there, it still stands where 5. finds no grid by lines.
+   A line fit where the premium squares do not show (the layout explains no more of the colours
+   there than with the grid a cell or two away: rows fitted to the stripes of wood grain, a
+   grid on a patch of the board) stands only where 5. finds no grid, by lines or by the
+   premium squares alone.
 5. Boards without visible lines, and line fits not taken. When the layout is known, the grid is
    sought from its premium squares (`vision.premium_grid.premium_grids`): inside each candidate
    outline, the inset (the frame) at which squares of one premium kind look most alike; from
@@ -132,6 +136,16 @@ class _Disputed(BoardNotFound):
         self.fit, self.clearly = fit, clearly
 
 
+class _Unplaced(_Disputed):
+    """A line fit the premium squares do not place: too few blocks show their squares there, or
+    the layout explains no more of the colours there than with the grid a cell or two away. On
+    a board whose squares show, such a grid is not the board's (lines fitted to wood grain, to
+    a patch of the board): it stands unless the premium squares alone find the grid."""
+
+    def __init__(self, message: str, fit: tuple[float, np.ndarray]) -> None:
+        super().__init__(message, fit, clearly=False)
+
+
 @dataclass(frozen=True)
 class GridLocation:
     """The grid's corners (TL, TR, BR, BL as seen in the image, pixels) and fit quality in [0, 1]."""
@@ -211,7 +225,7 @@ def _search(
             if isinstance(exc, _Disputed) and not exc.clearly:
                 standing = exc.fit
     if seen is not None:
-        alone = premium_only and standing is None
+        alone = premium_only and (standing is None or isinstance(refusal, _Unplaced))
         found = _lineless(colour, levels, work, candidates, rows, cols, seen, alone)
         if found is not None:
             return found
@@ -279,6 +293,12 @@ def _settled(
     # move it little) from one they may not, which the whole fit then settles.
     fits = None if layout is None else premium_rounds(levels, corners, layout)
     glance = None if fits is None else next(fits)
+    if fits is not None and (glance is None or glance.margin <= 0):
+        raise _Unplaced(
+            f"no {rows}x{cols} board grid found (its premium squares do not show at the grid "
+            "fitted to its lines)",
+            (quality, corners),
+        )
     if fits is not None and glance is not None and glance.proposed > _GLANCE:
         check = finish(fits, glance)
         if check is not None and check.accepted and check.moved > _MAX_DISAGREEMENT:
