@@ -775,7 +775,8 @@ def _breaking_squares(
     match exc.code:
         case PlayErrorCode.GAP:
             named = list(exc.squares)
-        case PlayErrorCode.NOT_IN_LINE:
+        case PlayErrorCode.NOT_IN_LINE | PlayErrorCode.TOO_MANY_TILES:
+            # More tiles than a rack holds, a rack's worth of them in one line: the rest.
             named = _off_line(known, new, variant.layout.centre, answered)
         case PlayErrorCode.NOT_CONNECTED:
             named = _links(known, after, new) or new

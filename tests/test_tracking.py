@@ -411,6 +411,13 @@ def test_no_legal_play_asks_about_the_squares_that_break_it() -> None:
     # A stray mark read as a tile off the play's line: that tile, or no tile.
     stray = SLOVO.place({(7, 10): Tile("М"), (0, 1): Tile("Ъ")})
     assert _asked(SLOVO, stray) == {"B1": ("Ъ", ".")}
+    # A rack's seven tiles in a line, and two stray marks: the marks, not the seven.
+    seven = {(r, 9): Tile(ch) for r, ch in zip(range(8, 15), "РАКЕТОЙ", strict=True)}
+    crowded = SLOVO.place({**seven, (0, 1): Tile("Н"), (2, 13): Tile("Н")})
+    assert _asked(SLOVO, crowded) == {"B1": ("Н", "."), "N3": ("Н", ".")}
+    # Eight in a line: which of them is no tile, the reading cannot tell.
+    eight = SLOVO.place({**seven, (6, 9): Tile("Н")})
+    assert len(_asked(SLOVO, eight)) == 8
     # A play joined to the board by a tile read as empty: the square between.
     apart = SLOVO.place({(7, 11): Tile("М")})
     assert _asked(SLOVO, apart) == {"K8": (".",)}
