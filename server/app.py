@@ -153,13 +153,13 @@ def pipeline_reader() -> PhotoReader:
 
 
 def pipeline_overlay() -> OverlayMaker | None:
-    """The overlay PNG of `vision.overlay` (the photo with the grid and letters read), when that
-    module and its drawing dependencies are installed."""
+    """The overlay JPEG of `vision.overlay` (the photo with the grid and letters read), when
+    that module and its drawing dependencies are installed."""
     try:
-        from vision.overlay import overlay_png
+        from vision.overlay import overlay_jpeg
     except ImportError:
         return None
-    return overlay_png
+    return overlay_jpeg
 
 
 def create_app(

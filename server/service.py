@@ -814,7 +814,7 @@ class GameService:
                 for m in result.misreads
             ],
             "invalid_words": list(result.invalid_words),
-            "overlay_url": f"/api/games/{record.id}/turns/{turn_id}/overlay.png" if photo else None,
+            "overlay_url": f"/api/games/{record.id}/turns/{turn_id}/overlay" if photo else None,
             "photo_url": f"/api/games/{record.id}/turns/{turn_id}/photo" if photo else None,
         }
         state = {

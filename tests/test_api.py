@@ -259,6 +259,23 @@ def test_overlay_is_drawn_after_the_answer_and_waited_for(
         assert overlay.status_code == 200 and overlay.content == PNG_OVERLAY
 
 
+def test_overlay_is_served_as_the_picture_it_is_under_both_its_names(
+    tmp_path: Path, reader: FakeReader
+) -> None:
+    """The service's overlays are JPEGs; ones drawn as PNG before stay PNG, and the name
+    overlays had then (`overlay.png`, in answers kept for replayed uploads) still answers."""
+    jpeg = b"\xff\xd8\xff\xe0overlay"
+    app = create_app(data_dir=tmp_path, reader=reader, overlay=lambda data, read: jpeg)
+    with TestClient(app) as client:
+        game = {"variant": "en", "players": ["Ann", "Bob"], "word_list": EN_WORDS}
+        api = Api(client, reader, client.post("/api/games", json=game).json())
+        turn = api.photo(photo(1), reading(CAT)).json()
+        assert turn["overlay_url"].endswith("/overlay")
+        for url in (turn["overlay_url"], turn["overlay_url"] + ".png"):
+            overlay = client.get(url)
+            assert overlay.content == jpeg and overlay.headers["content-type"] == "image/jpeg"
+
+
 def test_same_photo_or_key_never_makes_a_second_move(api: Api) -> None:
     first = api.photo(photo(1), reading(CAT)).json()
     again = api.photo(photo(1)).json()
@@ -836,7 +853,8 @@ def test_real_pipeline_reads_a_rendered_photo(tmp_path: Path) -> None:
             assert (move["position"], move["word"], move["score"]) == ("8H", "CAT", 10)
             assert turn["game"]["board"] == rows
             overlay = client.get(turn["overlay_url"])
-            assert overlay.status_code == 200 and overlay.content.startswith(b"\x89PNG")
+            assert overlay.status_code == 200 and overlay.content.startswith(b"\xff\xd8\xff")
+            assert overlay.headers["content-type"] == "image/jpeg"
         else:
             assert turn["status"] == "needs_review" and turn["message"]
             assert turn["game"]["pending"]["turn_id"] == turn["turn_id"]

@@ -14,7 +14,7 @@ import pytest
 
 from scorekeeper.cli import main
 from scorekeeper.commands.read import overlay_paths
-from vision.overlay import SURE_RGB, UNSURE_RGB, draw_overlay, overlay_png
+from vision.overlay import SURE_RGB, UNSURE_RGB, draw_overlay, overlay_jpeg, overlay_png
 from vision.reading import BoardReading
 
 HAS_MODEL = resources.files("vision.models").joinpath("cells.onnx").is_file()
@@ -66,6 +66,11 @@ def test_overlay_marks_uncertain_cells(tmp_path: Path) -> None:
     out.write_bytes(overlay_png(small.tobytes(), _reading(), threshold=0.5))
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert cv2.imread(str(out)).shape == (400, 400, 3)
+    # The service's overlays: JPEG, at most the overlay's size.
+    _, large = cv2.imencode(".jpg", cv2.resize(image, (3000, 3000)))
+    kept = overlay_jpeg(large.tobytes(), _reading(), threshold=0.5)
+    assert kept[:3] == b"\xff\xd8\xff"
+    assert cv2.imdecode(np.frombuffer(kept, np.uint8), cv2.IMREAD_COLOR).shape == (1400, 1400, 3)
 
 
 def test_overlay_paths_number_several_photos() -> None:

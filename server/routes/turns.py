@@ -91,13 +91,16 @@ def reject(game_id: GameId, service: Service) -> dict:
 
 
 @router.get(
-    "/turns/{turn_id}/overlay.png",
+    "/turns/{turn_id}/overlay",
     response_class=Response,
-    responses={200: {"content": {"image/png": {}}}, 404: {"model": ErrorOut}},
+    responses={200: {"content": {"image/jpeg": {}, "image/png": {}}}, 404: {"model": ErrorOut}},
 )
+# The name overlays had when they were PNGs: answers stored for a replayed upload still give it.
+@router.get("/turns/{turn_id}/overlay.png", response_class=Response, include_in_schema=False)
 def overlay(game_id: GameId, turn_id: TurnId, service: Service) -> Response:
-    """The photo with the grid and the letters read drawn on it."""
-    return Response(service.turn_file(game_id, turn_id, "overlay"), media_type="image/png")
+    """The photo with the grid and the letters read drawn on it (JPEG; PNG if drawn before)."""
+    data = service.turn_file(game_id, turn_id, "overlay")
+    return Response(data, media_type=_media_type(data))
 
 
 @router.get(
