@@ -776,7 +776,7 @@ def _breaking_squares(
         case PlayErrorCode.GAP:
             named = list(exc.squares)
         case PlayErrorCode.NOT_IN_LINE | PlayErrorCode.TOO_MANY_TILES:
-            # More tiles than a rack holds, a rack's worth of them in one line: the rest.
+            # More new tiles than a rack holds: those off the line holding most of them first.
             named = _off_line(known, new, variant.layout.centre, answered)
         case PlayErrorCode.NOT_CONNECTED:
             named = _links(known, after, new) or new
