@@ -59,7 +59,7 @@ from scorer.variant import (
 )
 from server.events import event_from_json, event_to_json, fold
 from server.storage import GameRecord, Store, TurnRecord, Tx, now
-from vision.answers import square_key, with_answers, with_vacancies
+from vision.answers import square_key, vouched
 from vision.classify import UnreadableVariant, check_readable
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
 from vision.rectify import CornersError
@@ -729,9 +729,8 @@ class GameService:
         # Squares the players said were empty are not asked about again while they look so.
         known, layout = game.state.board, game.variant.layout.rows
         answers = Answers.of(latest.state) if latest else Answers()
-        reading = with_answers(reading, known, layout, answers.empty)
         # The known board's vacant squares vouch for their kinds' empty look in this photo.
-        reading = with_vacancies(reading, known, layout)
+        reading = vouched(reading, known, layout, answers.empty)
         words = self._dictionary(record, game.variant)
         # Tiles the players named stay on the board however they look in this photo.
         kept |= answers.named(game)

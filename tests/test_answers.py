@@ -14,9 +14,11 @@ from test_api import Api
 from test_storage import CAT, CATS, EN_WORDS, FakeReader, FakeReading, photo, reading
 
 from scorer.board import Board
+from scorer.dictionary import dictionary_for
+from scorer.tracking import Thresholds, TurnStatus, track
 from scorer.variant import load_variant
 from server.app import create_app
-from vision.answers import with_answers, with_vacancies
+from vision.answers import vouched, with_answers, with_vacancies
 
 LAYOUT = load_variant("en").layout.rows
 EMPTY_ROWS = Board.from_rows(["." * 15] * 15)
@@ -234,3 +236,21 @@ def test_a_known_tile_of_several_letters_keeps_the_squares_in_line() -> None:
     known = Board.from_rows(["." * 15] * 7 + ["[CH]" + "." * 14] + ["." * 15] * 7)
     later = with_answers(looked(CAT, A1_AS_Z), known, LAYOUT, ["0,0"])
     assert later.classes[0][0] == "empty"
+
+
+def test_a_new_tile_that_looks_like_the_vacant_squares_is_asked_about_not_dropped() -> None:
+    # An S laid after CAT, washed out by a glare: it looks like the vacant plain squares around
+    # it and like no other tile, but the classifier reads a letter there. Read empty for sure,
+    # the play would be lost (a table camera recorded OLLA for OLLAV); as a doubt, it is asked.
+    english = load_variant("en")
+    known = Board.from_rows([CAT.get(r, "." * 15) for r in range(15)])
+    photo = looked({7: ".......CATS...."}, {"K8": [("S", 0.92), ("empty", 0.05), ("B", 0.03)]})
+    photo.looks[7][10] = list(PLAIN)
+    assert with_vacancies(photo, known, LAYOUT).confidence[7][10] >= 0.99
+    # The same when a square answered empty vouches for it first: only a doubt in the end.
+    for answered in ([], ["0,1"]):
+        later = vouched(photo, known, LAYOUT, answered)
+        assert later.classes[7][10] == "empty" and later.confidence[7][10] < Thresholds().certain
+        result = track(known, later, english, dictionary_for(english))
+        assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
+        assert [(c.square, c.candidates) for c in result.uncertain] == [((7, 10), (".", "S"))]

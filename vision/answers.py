@@ -71,6 +71,33 @@ def with_answers(
     return _read_empty(reading, alike | unlike, sure, cols)
 
 
+def vouched(
+    reading: BoardReading, known: Board, layout: Sequence[str], answered: Collection[str]
+) -> BoardReading:
+    """`reading` with the players' answers (`with_answers`), then the known board's vacant
+    squares (`with_vacancies`), vouching for its doubtful squares; a square the classifier read
+    as a letter is read empty by them only as a doubt (`_NO_TILE`), which the words settle and
+    a play through it makes a question: a tile a glare washes out looks like no other tile of
+    the photo and like the empty squares around it (a table camera recorded OLLA for OLLAV)."""
+    later = with_vacancies(with_answers(reading, known, layout, answered), known, layout)
+    if later is reading:
+        return reading
+    letters = [
+        (r, c)
+        for r, line in enumerate(reading.classes)
+        for c, label in enumerate(line)
+        if label not in (EMPTY, BLANK, STAR)
+        and later.classes[r][c] == EMPTY
+        and later.confidence[r][c] > _NO_TILE
+    ]
+    if not letters:
+        return later
+    cols = len(reading.classes[0])
+    cells = np.zeros(len(reading.classes) * cols, bool)
+    cells[[r * cols + c for r, c in letters]] = True
+    return _read_empty(later, cells, np.full(len(cells), _NO_TILE), cols)
+
+
 def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -> BoardReading:
     """`reading` with doubtful squares read empty where they look like the vacant squares of
     their premium kind: those the known board holds no tile on that this photo reads empty, at
