@@ -289,24 +289,26 @@ def _settled(
                 f"no {rows}x{cols} board grid found (premium squares disagree with the grid)"
             )
         quality, corners = refined
+    if layout is None:
+        return quality, corners
     # One round of the block fit tells a line fit the premium squares agree with (they would
     # move it little) from one they may not, which the whole fit then settles.
-    fits = None if layout is None else premium_rounds(levels, corners, layout)
-    glance = None if fits is None else next(fits)
-    if fits is not None and (glance is None or glance.margin <= 0):
+    fits = premium_rounds(levels, corners, layout)
+    glance = next(fits)
+    if glance is None or glance.margin <= 0:
         raise _Unplaced(
             f"no {rows}x{cols} board grid found (its premium squares do not show at the grid "
             "fitted to its lines)",
             (quality, corners),
         )
-    if fits is not None and glance is not None and glance.proposed > _GLANCE:
+    if glance.proposed > _GLANCE:
         check = finish(fits, glance)
         if check is not None and check.accepted and check.moved > _MAX_DISAGREEMENT:
             raise _Disputed(
                 f"no {rows}x{cols} board grid found (premium squares put the grid "
                 f"{check.moved:.2f} of a cell away from its lines)",
                 (quality, corners),
-                check.score - glance.score > _OVERRULE * max(glance.margin, 0.0),
+                check.score - glance.score > _OVERRULE * glance.margin,
             )
     return quality, corners
 

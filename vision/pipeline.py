@@ -168,12 +168,15 @@ def locate_photo(image: np.ndarray, variant: Variant) -> tuple[GridLocation, tup
 def _seen_layout(layout: tuple[str, ...], quarter_turns: tuple[int, ...]) -> list[str] | None:
     """The premium layout as a photo of the board lying at any of `quarter_turns` shows it, or
     None when those turns show it differently (the locator then does without the premium squares,
-    since which turn it is is known only once the tiles are read). The centre square is left out
-    of the comparison: a kind of one square tells the locator nothing."""
+    since which turn it is is known only once the tiles are read), or where it has no premium
+    squares to tell a grid by. The centre square is left out of the comparison: a kind of one
+    square tells the locator nothing."""
     views = [np.rot90(np.array([list(line) for line in layout]), k) for k in quarter_turns]
     centre = np.logical_or.reduce([np.isin(view, list("*+")) for view in views])
     plain = [np.where(centre, "", view) for view in views]
     if any(not np.array_equal(plain[0], other) for other in plain[1:]):
+        return None
+    if len(set(plain[0][~centre].ravel())) < 2:
         return None
     return ["".join(line) for line in views[0]]
 
