@@ -52,7 +52,7 @@ from training.table_frames import FRAME_SIZE, Shot, TableScene, game_script  # n
 
 TRACE = False  # --trace: print every frame's answer
 # Cached frames are kept under a name with this in it: change it when the renderer changes.
-RENDERER = "r2"
+RENDERER = "r3"
 
 
 @dataclass

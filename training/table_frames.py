@@ -193,8 +193,13 @@ class TableScene:
             warped = cv2.warpPerspective(bgr, matrix, (w, h), flags=cv2.INTER_AREA)
             full = np.full(top.shape[:2], 255, np.uint8)
             mask = (cv2.warpPerspective(full, matrix, (w, h)).astype(np.float32) / 255)[..., None]
-            table = self.table.astype(np.float32)
-            self._warped[key] = table * (1 - 0.3 * mask) + warped.astype(np.float32) * mask
+            # The board hides the table under it and casts a soft shadow beside it.
+            cell = self.cell_in_photo
+            shadow = cv2.GaussianBlur(
+                np.roll(mask[..., 0], (int(cell * 0.3),) * 2, (0, 1)), (0, 0), cell * 0.3 + 1
+            )[..., None]
+            table = self.table.astype(np.float32) * (1 - 0.4 * shadow)
+            self._warped[key] = table * (1 - mask) + warped.astype(np.float32) * mask
             if len(self._warped) > 64:
                 self._warped.pop(next(iter(self._warped)))
         return self._warped[key]
