@@ -11,16 +11,16 @@
    and draw the comb to a shorter period). When no grid is found from these combs, the combs of
    the plain energy are refined too: they start the refinement elsewhere, and on a board busy
    with tiles a fit that fails from one start often succeeds from another.
-3. Refinement. From the best coarse grids, every grid line is fitted in a top-down warp of the
-   current estimate (strips of three cells pooled in the first round, so faint lines and loosely
-   placed tiles still give a position; one strip each in later rounds, for accuracy) and a
-   homography is fitted by RANSAC to the crossings (of inner lines in the first round, of all
-   lines found later). The line energy is capped at a high quantile, so that the letters of a
-   board full of tiles do not drown faint lines. While the strip just outside one side looks
-   more like cells than the strip inside the other, the grid moves by a whole cell; a strip far
-   fainter than the grid's typical one never looks like cells.
-   Warps read from a Gaussian pyramid level close to their scale, so that shrinking never skips
-   thin lines.
+3. Refinement. From the best coarse grids (until one fits well, or two converge on one grid),
+   every grid line is fitted in a top-down warp of the current estimate (strips of three cells
+   pooled in the first round, so faint lines and loosely placed tiles still give a position; one
+   strip each in later rounds, for accuracy) and a homography is fitted by RANSAC to the
+   crossings (of inner lines in the first round, of all lines found later). The line energy is
+   capped at a high quantile, so that the letters of a board full of tiles do not drown faint
+   lines. While the strip just outside one side looks more like cells than the strip inside the
+   other, the grid moves by a whole cell; a strip far fainter than the grid's typical one never
+   looks like cells. Warps read from a Gaussian pyramid level close to their scale, so that
+   shrinking never skips thin lines.
 4. Checks. A fit is kept only if its quadrilateral is plausible for a square seen in perspective
    (convex, sides within 2:1), its lines stand out in absolute terms (JPEG's 8-pixel blocks draw
    a faint perfect grid on any flat table), its even and odd lines look alike (unlike a grid at
@@ -80,6 +80,7 @@ _MAX_CANDIDATES = 14
 _OPEN_SHARE = 12  # the kernel that parts an outline from what touches it: this share of the photo
 _SEAL_SHARE = 40  # a closing that seals gaps into an outline (6. above): this share of the photo
 _REFINED_CANDIDATES = 5
+_SAME_GRID = 0.25  # cells: two refined fits this close are one grid
 # Late-game boards, their strips of cells crowded with tiles, fit correctly at 0.36-0.45; the
 # lowest wrong grid measured (a rendered late-game board, 2 cells off) fit at 0.32.
 MIN_QUALITY = 0.38
@@ -327,11 +328,23 @@ def _best_refined(
         if grid is None:
             continue
         refined = _refine(work, grid, rows, cols)
-        if refined is not None and (best is None or refined[0] > best[0]):
+        if refined is None:
+            continue
+        if best is not None and _same_grid(refined[1], best[1], rows, cols):
+            # Two starts converged on one grid: the starts that scored lower find it again (on
+            # rendered photos of faint lines all five did) or a worse one.
+            return max(best, refined, key=lambda fit: fit[0])
+        if best is None or refined[0] > best[0]:
             best = refined
-        if best is not None and best[0] >= _GOOD_ENOUGH:
+        if best[0] >= _GOOD_ENOUGH:
             break
     return best
+
+
+def _same_grid(a: np.ndarray, b: np.ndarray, rows: int, cols: int) -> bool:
+    """Whether two grids' corners lie within `_SAME_GRID` of a cell of each other."""
+    cell = min(_cell_size(a, rows, cols), _cell_size(b, rows, cols))
+    return float(np.linalg.norm(a - b, axis=1).max()) < _SAME_GRID * cell
 
 
 def _working_image(image: np.ndarray) -> tuple[np.ndarray, float]:
