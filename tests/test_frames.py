@@ -23,7 +23,7 @@ from scorer.turns import turn_from_move
 from scorer.variant import load_variant
 from server.app import create_app, pipeline_reader
 from training.photo_games import edition_style
-from training.table_frames import Glare, Shot, TableScene, game_script
+from training.table_frames import Glare, Hand, Shot, TableScene, game_script
 from vision.frames import LOOK_PX, FrameLooker, board_squares, relit
 
 REPO = Path(__file__).resolve().parent.parent
@@ -183,6 +183,53 @@ def test_a_nudged_phone_under_a_lamp_makes_no_turn(table) -> None:
         "WITHY",
         "sCRIEVE",
     ]
+
+
+def test_a_lamp_coming_on_with_no_hand_over_the_board_makes_no_turn(table) -> None:
+    """The false turn bench_frames found (r3_ewans, frame 85): after VIRAL, a lamp came on with
+    no hand near the board; two empty squares under its glare looked changed and read as maybe
+    blank tiles (I12, J12: ./?), and that was asked. No arm crossed the board's edge, so no
+    tile can have been laid: the glare is light."""
+    client, clock, game, game_id, auth = table
+    plays = (("8D", "HEADING"), ("K6", "ONSIDES"), ("J2", "BREAK"), ("E4", "FIQUE"),
+             ("D1", "VARIX"), ("1D", "VIRAL"))  # fmt: skip
+    for position, word in plays:
+        typed = client.post(
+            f"/api/games/{game_id}/moves", headers=auth, json={"position": position, "word": word}
+        )
+        assert typed.status_code == 200, typed.text
+    truth = Board.from_rows(client.get(f"/api/games/{game_id}").json()["board"])
+    scene = TableScene(game.variant, edition_style("en"), seed=7014)
+    lamp = Glare((713.3, 650.9), 63.6, 81.0)  # the bench's, in this scene's frame
+    statuses = []
+    for number, shot in enumerate([Shot(truth)] * 5 + [Shot(truth, glare=lamp)] * 4, start=78):
+        answer = post_frame(client, game_id, auth, scene.render(shot, number))
+        clock.now += 1.0
+        if answer["status"] == "needs_review" and shot.glare is None:
+            # The whole board read once as the camera starts: answered as the players would.
+            answer_from_truth(client, game_id, auth, answer, truth)
+        statuses.append(answer["status"])
+    # Not asked, nor waiting for a hand that was never there to move again: no move.
+    assert statuses[-4:] == ["busy", "settling", "unchanged", "unchanged"], statuses
+    assert len(client.get(f"/api/games/{game_id}").json()["moves"]) == len(plays)
+
+
+def test_a_lamp_coming_on_touches_no_square_and_a_hand_does() -> None:
+    """Squares that move while nothing moves across the ring around the board (a lamp coming
+    on) are no hand's; those a hand reaching in moves over are."""
+    variant = load_variant("en")
+    scene = TableScene(variant, edition_style("en"), seed=11)
+    board = Board.from_rows(["." * 15] * 7 + [".....CAT......."] + ["." * 15] * 7)
+    lamp = Glare(scene.square_centre(6, 6), scene.cell_in_photo * 1.5, 90.0)
+    looker = FrameLooker(variant)
+    for number in range(3):
+        looker.look(scene.render(Shot(board), number))
+    looker.settle()
+    glared = looker.look(scene.render(Shot(board, glare=lamp), 3))
+    assert glared.moving and not glared.touched
+    hand = Hand(2, scene.square_centre(9, 7))
+    reached = looker.look(scene.render(Shot(board, hand, lamp), 4))
+    assert (9, 7) in reached.touched
 
 
 def test_frames_spread_over_two_processes_read_as_one_process_does(tmp_path: Path) -> None:

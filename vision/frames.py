@@ -21,8 +21,10 @@ the grid moved with it. A square whose look is mostly clipped (a lamp's highligh
 unknown: a pale tile laid there shows only its letter's strokes, if that, so that it cannot be
 told from its square, and no difference there says that nothing changed. The squares a hand
 moved over since the board last settled (or was last read) are kept too: only there can a tile
-have been laid. A looker's state is a few arrays (`dump`, `restore`),
-kept by the server between frames so that any of its processes takes a camera's next frame.
+have been laid; a hand reaches in across the ring, so squares that moved while nothing moved or
+lay across it moved in the light only (a lamp coming on), and count as no hand's. A looker's
+state is a few arrays (`dump`, `restore`), kept by the server between frames so that any of its
+processes takes a camera's next frame.
 """
 
 from __future__ import annotations
@@ -232,7 +234,12 @@ class FrameLooker:
             moved = look_difference(looks, self.previous) > CHANGED
             moving = int(moved.sum())
             inner = moved[RING:-RING, RING:-RING]
-            self.touched.update((int(r), int(c)) for r, c in zip(*np.nonzero(inner), strict=True))
+            # A hand reaches in across the board's edge: squares that moved while nothing
+            # moved or lay across the ring changed in the light only (a lamp coming on).
+            if moving > inner.sum() or self._edge(looks):
+                self.touched.update(
+                    (int(r), int(c)) for r, c in zip(*np.nonzero(inner), strict=True)
+                )
         changed = self._changed(looks)
         if moving:
             self.tried = False
@@ -254,10 +261,7 @@ class FrameLooker:
                 self.touched = set()
         self.previous = self.current = looks
         self.moved = self.moved or (refound and self.settled is not None)
-        edge = 0
-        if self.settled is not None and self.settled.shape == looks.shape:
-            ring = unlike(looks, self.settled)
-            edge = int(ring.sum() - ring[RING:-RING, RING:-RING].sum())
+        edge = self._edge(looks)
         unknown = frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(blind), strict=True))
         return FrameView(
             True,
@@ -270,6 +274,14 @@ class FrameLooker:
             unknown,
             frozenset(self.touched),
         )
+
+    def _edge(self, looks: np.ndarray) -> int:
+        """The squares of the ring around the grid unlike the settled board's (0 before one
+        settled)."""
+        if self.settled is None or self.settled.shape != looks.shape:
+            return 0
+        ring = unlike(looks, self.settled)
+        return int(ring.sum() - ring[RING:-RING, RING:-RING].sum())
 
     def _refind(self, image: np.ndarray, changed: frozenset[Square]) -> bool:
         """Look for the grid again; True when it was moved, by more than `MOVED` of a square, to
