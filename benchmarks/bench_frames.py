@@ -10,18 +10,18 @@ frame that made the turn, and the median time the service took per frame.
         [--styles calibrated|heldout|random] [--shared ../shared] [--cache DIR] [--trace]
 
 Each recorded game of ``../shared/gcg`` (10 plays or more, as `bench_players.py` picks them) is
-rendered by `training.table_frames`: one camera pose, table and light per game; per play a hand
-reaching in from the player's side, the tiles laid one by one under it (sometimes the hand lifted
-off between two tiles for a frame), the hand leaving and four still frames; a withdrawn play taken
-back the same way; a pass or exchange a hand hovering over the board, then the pass button (its
-endpoint), as failed challenges and the racks at the end go through theirs; glare from a lamp
-coming and going and the phone knocked to a new view now and then. The frames go to
-``POST /api/games/{id}/frames`` on the app in-process (TestClient, a temporary SQLite database,
-the real vision pipeline, a clock that moves one second per frame); with ``--cache DIR`` each
-frame's JPEG is kept there and read back by the next run of the same game and style. A
-`needs_review` is answered
-from the truth as `bench_players.py` does; a move recorded wrongly is undone and typed so the
-game goes on. At the end the service's sheet is compared with the record's.
+rendered by `training.table_frames`: one camera pose, table, light and exposure (one game in five
+overexposed) per game; per play a hand reaching in from the player's side, the tiles laid one by
+one under it (sometimes the hand lifted off between two tiles for a frame), the hand leaving and
+four still frames; a withdrawn play taken back the same way; a pass or exchange a hand hovering
+over the board, then the pass button (its endpoint), as failed challenges and the racks at the end
+go through theirs; glare from a lamp coming and going and the phone knocked to a new view now and
+then. The frames go to ``POST /api/games/{id}/frames`` on the app in-process (TestClient, a
+temporary SQLite database, the real vision pipeline, a clock that moves one second per frame); with
+``--cache DIR`` each frame's JPEG is kept there and read back by the next run of the same game and
+style. A `needs_review` is answered from the truth as `bench_players.py` does; a move recorded
+wrongly is undone and typed so the game goes on. At the end the service's sheet is compared with
+the record's.
 """
 
 from __future__ import annotations
@@ -52,7 +52,14 @@ from training.table_frames import FRAME_SIZE, Shot, TableScene, game_script  # n
 
 TRACE = False  # --trace: print every frame's answer
 # Cached frames are kept under a name with this in it: change it when the renderer changes.
-RENDERER = "r3"
+RENDERER = "r4"
+
+
+def exposure(seed: int) -> float:
+    """A game's camera exposure: one in five overexposed (a phone metering a dark table), a
+    pale board then clipping partly or mostly to white. Drawn apart from the scene's own draws."""
+    rng = np.random.default_rng((seed, 2))
+    return float(rng.uniform(1.3, 1.7)) if rng.random() < 0.2 else 1.0
 
 
 @dataclass
@@ -172,7 +179,7 @@ def play_game(
     `Lost` when a turn cannot be recorded at all)."""
     player = Player(client, game, style, seed, FRAME_SIZE)
     player.create()
-    scene = TableScene(game.variant, style, seed)
+    scene = TableScene(game.variant, style, seed, exposure=exposure(seed))
     frames = Frames(scene, f"{name}-{style.name}-{seed}-{RENDERER}", cache)
     rng = np.random.default_rng(seed)
     due: tuple[int, float] | None = None  # the turn whose hand left, and when

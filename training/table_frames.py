@@ -101,11 +101,16 @@ class TableScene:
         seed: int,
         size: tuple[int, int] = FRAME_SIZE,
         views: int = 4,
+        exposure: float = 1.0,
     ) -> None:
+        """`exposure` scales the light the camera takes in: over 1 a pale board clips to white
+        (a phone on a stand metering a dark table), its tiles showing little but their
+        letters."""
         self.variant = variant
         self.style = style
         self.seed = seed
         self.size = size
+        self.exposure = exposure
         rng = np.random.default_rng(seed)
         pose = stand_pose(rng)
         self.poses = [pose]
@@ -298,7 +303,7 @@ class TableScene:
             img = img + self._glare(shot.glare)
         if shot.hand is not None:
             img = self._hand(img, shot.hand, rng)
-        img = img * (self.light * float(rng.uniform(0.99, 1.01)))
+        img = img * (self.light * (self.exposure * float(rng.uniform(0.99, 1.01))))
         # Sensor noise: a window of the scene's noise field at a random offset (drawing it anew
         # for every frame would cost more than all the rest of the frame).
         dy, dx = (int(v) for v in rng.integers(0, NOISE_SHIFT, 2))
