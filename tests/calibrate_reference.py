@@ -108,10 +108,11 @@ def _log_ratios(
     empty: int,
     blank: int,
     too_many: np.ndarray,
+    read_blank: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per cell, the log factor by which the photo's own looks move its odds of being empty, and
     which cells it may make no likelier to be empty than `DOUBT`; `too_many` marks the
-    classifier's look-alikes (`_too_many`)."""
+    classifier's look-alikes (`_too_many`), `read_blank` the cells it reads as blank tiles."""
     top = scores.argmax(axis=1)
     confidence = scores.max(axis=1)
     lettered = (top != empty) & (top != blank) & (confidence >= SURE) & ~too_many
@@ -188,6 +189,11 @@ def _log_ratios(
             ratio = np.where(alike, np.maximum(ratio, closeness), ratio)
             doubt[members] |= alike
             among &= ~plausible | alike
+            # Read as a blank tile but plainly unlike the tiles: an empty square in other light
+            # however unlike its siblings, as a doubt.
+            other_light = ~among & (unlike_tiles & read_blank)[members] & (ratio > 0)
+            among |= other_light
+            doubt[members] |= other_light
         log_ratio[members] = np.where(among, np.maximum(ratio, 0.0), np.minimum(ratio, 0.0))
     return np.clip(log_ratio, -MAX_TOWARDS_TILE, MAX_TOWARDS_EMPTY), doubt
 
@@ -219,8 +225,11 @@ def relative_to_board(
     # rest fall under the set's count.
     too_many = _too_many(scores, codes, empty, counts)
     share = _share_odds(scores, empty, blank, counts, too_many)
+    read_blank = scores.argmax(axis=1) == blank
     for _ in range(passes):
-        ratios, doubt = _log_ratios(weighed, looks, codes, squares, empty, blank, too_many)
+        ratios, doubt = _log_ratios(
+            weighed, looks, codes, squares, empty, blank, too_many, read_blank
+        )
         weighed = _weighed(scores, ratios, empty, doubt, share)
     return weighed
 

@@ -72,6 +72,24 @@ def test_a_blank_that_looks_like_the_tiles_stays_a_tile() -> None:
     assert out[30, BLANK] > 0.7
 
 
+def test_a_blank_read_on_a_square_plainly_unlike_the_tiles_reads_empty_as_a_doubt() -> None:
+    # A red board with white tiles (held-out edition 7000035, pl): squares along its top edge,
+    # lit paler than the rest, were not among their siblings (hue 2 spreads off) and stayed the
+    # blanks the classifier took them for, though nothing about them looks like a tile.
+    scores, looks, kinds = _board()
+    scores[20:26] = [0.01, 0.0, 0.99]
+    looks[20:26] = TILE
+    looks[:6] = WOOD + [15, -15, -10, 15, -15, -10, 0]
+    scores[:6] = [0.1, 0.9, 0.0]
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
+    assert (out[:6].argmax(axis=1) == EMPTY).all()
+    assert (out[:6, EMPTY] <= DOUBT + 1e-9).all()
+    # A letter read there stays a letter: its ink, not its look, makes it a tile.
+    scores[:6] = [0.1, 0.0, 0.9]
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
+    assert (out[:6].argmax(axis=1) == LETTER).all()
+
+
 def test_more_blanks_of_one_kind_than_the_set_holds_are_that_kinds_empty_look() -> None:
     # Every square of a premium kind read as a blank tile, none sure empty: the set has 2 blanks,
     # so the 8 look-alikes are the kind's empty squares.

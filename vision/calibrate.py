@@ -31,6 +31,9 @@ like. So:
    light is a little off, nor a wooden blank on a square of nearly its colour; but for a
    look-alike (step 2) that its empty siblings explain better than the tiles do: most of those
    are empty, so it reads empty, as a doubt (`DOUBT`), since any one of them may be the tile.
+   A square the classifier reads as a blank tile (a tile by its look alone: it has no letter)
+   whose colours are plainly unlike the tiles' is an empty square in other light even where it
+   is not among its siblings (light falling off towards the board's edge), as a doubt.
    A square with no empty sibling to compare with (the centre, a kind of its own) whose colours
    are plainly unlike the tiles', or that is no plausible tile and lies among another kind's
    sure empties, reads empty, as a doubt. With no tile look to compare (an empty board), a
@@ -280,10 +283,13 @@ def _log_ratios(
     empty: int,
     blank: int,
     too_many: np.ndarray,
+    read_blank: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per cell, the log factor by which the photo's own looks move its odds of being empty, and
-    which cells it may make no likelier to be empty than `DOUBT`; `too_many` marks the classifier's look-alikes (`_too_many`). All kinds
-    are weighed at once: each cell against the references its kind takes (module docstring)."""
+    which cells it may make no likelier to be empty than `DOUBT`; `too_many` marks the
+    classifier's look-alikes (`_too_many`), `read_blank` the cells it reads as blank tiles. All
+    kinds are weighed at once: each cell against the references its kind takes (module
+    docstring)."""
     top = scores.argmax(axis=1)
     confidence = scores.max(axis=1)
     looks, colours, kinds, members = board.looks, board.colours, board.kinds, board.members
@@ -348,6 +354,12 @@ def _log_ratios(
         ratio = np.where(alike, np.maximum(ratio, closeness), ratio)
         doubt |= compared & alike
         among &= ~plausible | alike
+        # Read as a blank tile (a tile by its look alone, having no letter) but plainly unlike
+        # this board's tiles: an empty square in other light, however unlike its siblings (light
+        # falling off towards the board's edge), as a doubt.
+        other_light = ~among & unlike_tiles & read_blank & (ratio > 0)
+        among |= other_light
+        doubt |= compared & other_light
     log_ratio = np.where(
         compared, np.where(among, np.maximum(ratio, 0.0), np.minimum(ratio, 0.0)), 0.0
     )
@@ -423,8 +435,9 @@ def relative_to_board(
     # rest fall under the set's count.
     too_many = _too_many(scores, looks.kinds, empty, counts)
     share = _share_odds(scores, empty, blank, counts, too_many)
+    read_blank = scores.argmax(axis=1) == blank
     for _ in range(passes):
-        ratios, doubt = _log_ratios(weighed, looks, empty, blank, too_many)
+        ratios, doubt = _log_ratios(weighed, looks, empty, blank, too_many, read_blank)
         weighed = _weighed(scores, ratios, empty, doubt, share)
     return weighed
 
