@@ -16,6 +16,7 @@ from vision.calibrate import (
     FLOOR,
     MAJORITY,
     MAX_TOWARDS_EMPTY,
+    MAX_TOWARDS_PLAIN_TILE,
     MAX_TOWARDS_TILE,
     PASSES,
     SURE,
@@ -123,6 +124,7 @@ def _log_ratios(
         unlike_tiles &= ~lettered
     log_ratio = np.zeros(len(scores))
     doubt = np.zeros(len(scores), bool)
+    plain_tile = np.zeros(len(scores), bool)
     for kind in np.unique(kinds):
         members = kinds == kind
         sure_empty = members & (top == empty) & (confidence >= SURE)
@@ -194,8 +196,14 @@ def _log_ratios(
             other_light = ~among & (unlike_tiles & read_blank)[members] & (ratio > 0)
             among |= other_light
             doubt[members] |= other_light
+            # Of the tiles' colours and unlike the siblings in hue and ink too: the look may
+            # outweigh the classifier further towards a tile.
+            plain_tile[members] = (
+                plausible & ~among & (unlit_distance > UNLIKE_TILES * len(_BUT_LIGHT))
+            )
         log_ratio[members] = np.where(among, np.maximum(ratio, 0.0), np.minimum(ratio, 0.0))
-    return np.clip(log_ratio, -MAX_TOWARDS_TILE, MAX_TOWARDS_EMPTY), doubt
+    towards_tile = np.where(plain_tile, MAX_TOWARDS_PLAIN_TILE, MAX_TOWARDS_TILE)
+    return np.clip(log_ratio, -towards_tile, MAX_TOWARDS_EMPTY), doubt
 
 
 def relative_to_board(

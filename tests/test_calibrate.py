@@ -90,6 +90,22 @@ def test_a_blank_read_on_a_square_plainly_unlike_the_tiles_reads_empty_as_a_doub
     assert (out[:6].argmax(axis=1) == LETTER).all()
 
 
+def test_a_square_of_the_tiles_colours_unlike_its_siblings_in_hue_is_a_tile() -> None:
+    # A white blank on a green board (held-out edition 7000003, fr), read empty at 0.98: its
+    # colours are the tiles', its hue far from its siblings', which no light makes so. A glare
+    # that whitens an empty square keeps its hue and stays empty.
+    scores, looks, kinds = _board()
+    looks[:] = [40.0, 60.0, 140.0, 45.0, 70.0, 140.0, 3.0] + np.random.default_rng(1).normal(
+        0, 2.0, looks.shape
+    )
+    scores[20:26] = [0.01, 0.0, 0.99]
+    looks[20:26] = TILE
+    scores[30] = [0.98, 0.02, 0.0]
+    looks[30] = TILE * [1, 1, 1, 1, 1, 1, 0] + [0, 0, 0, 0, 0, 0, 3]
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
+    assert out[30].argmax() == BLANK
+
+
 def test_more_blanks_of_one_kind_than_the_set_holds_are_that_kinds_empty_look() -> None:
     # Every square of a premium kind read as a blank tile, none sure empty: the set has 2 blanks,
     # so the 8 look-alikes are the kind's empty squares.

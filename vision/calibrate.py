@@ -33,7 +33,9 @@ like. So:
    are empty, so it reads empty, as a doubt (`DOUBT`), since any one of them may be the tile.
    A square the classifier reads as a blank tile (a tile by its look alone: it has no letter)
    whose colours are plainly unlike the tiles' is an empty square in other light even where it
-   is not among its siblings (light falling off towards the board's edge), as a doubt.
+   is not among its siblings (light falling off towards the board's edge), as a doubt. A
+   square of the tiles' colours, unlike its siblings in hue and ink as well as in light, is
+   made likelier a tile by up to 10³× rather than 10×: no light makes an empty square so.
    A square with no empty sibling to compare with (the centre, a kind of its own) whose colours
    are plainly unlike the tiles', or that is no plausible tile and lies among another kind's
    sure empties, reads empty, as a doubt. With no tile look to compare (an empty board), a
@@ -86,6 +88,9 @@ FLOOR = np.array([15.0, 5.0, 5.0, 15.0, 5.0, 5.0, 3.0])
 # empty siblings and unlike the tiles, however sure the classifier), 10× towards a tile.
 MAX_TOWARDS_EMPTY = np.log(1e6)
 MAX_TOWARDS_TILE = np.log(10.0)
+# 10³× towards a tile for a square of the tiles' colours that no light explains as its empty
+# siblings: unlike them in hue and ink as well as in lightness.
+MAX_TOWARDS_PLAIN_TILE = np.log(1e3)
 # How near (in cells) a reference square must be to weigh in a square's expected look.
 _NEAR = 3.0
 # Passes of `relative_to_board`, each taking its references from the last one's verdicts.
@@ -296,7 +301,7 @@ def _log_ratios(
     features = looks.shape[1]
     lettered = (top != empty) & (top != blank) & (confidence >= SURE) & ~too_many
     has_tiles = lettered.sum() >= 3
-    unlike_tiles = np.zeros(len(scores), bool)
+    unlike_tiles = plain_tile = np.zeros(len(scores), bool)
     if has_tiles:
         tile_means, tile_spread = board.tile_looks(lettered)
         tile_distance = _distance(colours, tile_means, tile_spread)
@@ -360,6 +365,12 @@ def _log_ratios(
         other_light = ~among & unlike_tiles & read_blank & (ratio > 0)
         among |= other_light
         doubt |= compared & other_light
+        # Of the tiles' colours and unlike its siblings in hue and ink too, which no glare or
+        # shadow makes an empty square (a white blank on a green board, read empty at 0.98):
+        # the look may outweigh the classifier further towards a tile.
+        plain_tile = (
+            compared & plausible & ~among & (unlit_distance > UNLIKE_TILES * len(_BUT_LIGHT))
+        )
     log_ratio = np.where(
         compared, np.where(among, np.maximum(ratio, 0.0), np.minimum(ratio, 0.0)), 0.0
     )
@@ -372,7 +383,8 @@ def _log_ratios(
             alone &= unlike_tiles | (tile_distance > 2 * _COLOUR_FEATURES)
         log_ratio[alone] = MAX_TOWARDS_EMPTY
         doubt |= alone
-    return np.clip(log_ratio, -MAX_TOWARDS_TILE, MAX_TOWARDS_EMPTY), doubt
+    towards_tile = np.where(plain_tile, MAX_TOWARDS_PLAIN_TILE, MAX_TOWARDS_TILE)
+    return np.clip(log_ratio, -towards_tile, MAX_TOWARDS_EMPTY), doubt
 
 
 def _share_odds(
