@@ -333,10 +333,11 @@ class TableCameras:
             # A changed square in doubt may hold a tile laid there, unless no tile it might be
             # is left to lay, or no hand was over it: light over an empty square (see
             # `no_tile_left`; a lamp coming on, `vision.frames`).
+            reached = earlier | later
             laid = [
                 c.square
                 for c in result.uncertain
-                if not no_tile_left(c, known, variant) and c.square in earlier | later
+                if not no_tile_left(c, known, variant) and c.square in reached
             ]
             seen_new = read is not None and any(
                 read.in_bounds(*s) and (read.get(*s) is None) != (known.get(*s) is None)

@@ -301,7 +301,8 @@ def _log_ratios(
     features = looks.shape[1]
     lettered = (top != empty) & (top != blank) & (confidence >= SURE) & ~too_many
     has_tiles = lettered.sum() >= 3
-    unlike_tiles = plain_tile = np.zeros(len(scores), bool)
+    unlike_tiles = np.zeros(len(scores), bool)
+    plain_tile = np.zeros(len(scores), bool)
     if has_tiles:
         tile_means, tile_spread = board.tile_looks(lettered)
         tile_distance = _distance(colours, tile_means, tile_spread)
