@@ -8,6 +8,7 @@ the game make no second turn."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from pathlib import Path
 
 import cv2
@@ -20,7 +21,7 @@ from scorer.game import ChallengeWithdrawn, Game, Pass, Play, game_from_gcg
 from scorer.gcg import read_gcg_file
 from scorer.sheet import sheet_dict
 from scorer.turns import turn_from_move
-from scorer.variant import load_variant
+from scorer.variant import Variant, load_variant
 from server.app import create_app, pipeline_reader
 from training.photo_games import edition_style
 from training.table_frames import Glare, Hand, Shot, TableScene, game_script
@@ -81,6 +82,26 @@ def answer_from_truth(client: TestClient, game_id: str, auth: dict, turn: dict, 
     cells = {c["square"]: truth.rows[c["row"]][c["col"]] for c in turn["uncertain"]}
     fixed = client.post(f"/api/games/{game_id}/review/correct", headers=auth, json={"cells": cells})
     assert fixed.json()["status"] == "committed", fixed.text
+
+
+def type_moves(
+    client: TestClient, game_id: str, auth: dict, moves: Iterable[tuple[str, str]]
+) -> None:
+    """Type the (position, word) moves, as players do when no photo will do."""
+    for position, word in moves:
+        typed = client.post(
+            f"/api/games/{game_id}/moves", headers=auth, json={"position": position, "word": word}
+        )
+        assert typed.status_code == 200, typed.text
+
+
+def settled_looker(variant: Variant, scene: TableScene, board: Board) -> FrameLooker:
+    """A looker that has seen `board` still for three frames and settled on it."""
+    looker = FrameLooker(variant)
+    for number in range(3):
+        looker.look(scene.render(Shot(board), number))
+    looker.settle()
+    return looker
 
 
 def test_a_short_game_makes_each_turn_once(table) -> None:
@@ -164,11 +185,7 @@ def test_a_nudged_phone_under_a_lamp_makes_no_turn(table) -> None:
     might be blanks, with no move in it. Now the grid is found again on any still change, and
     squares that look changed after the phone moved are not taken for where new tiles are."""
     client, clock, game, game_id, auth = table
-    for position, word in (("8D", "DJINN"), ("I7", "WITHY"), ("J1", "sCRIEVE")):
-        typed = client.post(
-            f"/api/games/{game_id}/moves", headers=auth, json={"position": position, "word": word}
-        )
-        assert typed.status_code == 200, typed.text
+    type_moves(client, game_id, auth, (("8D", "DJINN"), ("I7", "WITHY"), ("J1", "sCRIEVE")))
     truth = Board.from_rows(client.get(f"/api/games/{game_id}").json()["board"])
     scene = TableScene(game.variant, edition_style("en"), seed=7000)
     lamp = Glare((841.3, 418.0), 86.5, 41.2)  # the bench's, in this scene's frame
@@ -198,11 +215,7 @@ def test_a_lamp_coming_on_with_no_hand_over_the_board_makes_no_turn(table) -> No
     client, clock, game, game_id, auth = table
     plays = (("8D", "HEADING"), ("K6", "ONSIDES"), ("J2", "BREAK"), ("E4", "FIQUE"),
              ("D1", "VARIX"), ("1D", "VIRAL"))  # fmt: skip
-    for position, word in plays:
-        typed = client.post(
-            f"/api/games/{game_id}/moves", headers=auth, json={"position": position, "word": word}
-        )
-        assert typed.status_code == 200, typed.text
+    type_moves(client, game_id, auth, plays)
     truth = Board.from_rows(client.get(f"/api/games/{game_id}").json()["board"])
     scene = TableScene(game.variant, edition_style("en"), seed=7014)
     lamp = Glare((713.3, 650.9), 63.6, 81.0)  # the bench's, in this scene's frame
@@ -226,10 +239,7 @@ def test_a_lamp_coming_on_touches_no_square_and_a_hand_does() -> None:
     scene = TableScene(variant, edition_style("en"), seed=11)
     board = Board.from_rows(["." * 15] * 7 + [".....CAT......."] + ["." * 15] * 7)
     lamp = Glare(scene.square_centre(6, 6), scene.cell_in_photo * 1.5, 90.0)
-    looker = FrameLooker(variant)
-    for number in range(3):
-        looker.look(scene.render(Shot(board), number))
-    looker.settle()
+    looker = settled_looker(variant, scene, board)
     glared = looker.look(scene.render(Shot(board, glare=lamp), 3))
     assert glared.moving and not glared.touched
     hand = Hand(2, scene.square_centre(9, 7))
@@ -331,14 +341,7 @@ def test_a_play_under_glare_on_an_overexposed_board_is_never_taken_for_no_move(t
     created = client.post("/api/games", json={"variant": "en", "players": list(game.players)})
     game_id = created.json()["id"]
     auth = {"Authorization": f"Bearer {created.json()['token']}"}
-    for event in game.events[:3]:
-        play = event.play
-        typed = client.post(
-            f"/api/games/{game_id}/moves",
-            headers=auth,
-            json={"position": play.position, "word": play.word},
-        )
-        assert typed.status_code == 200, typed.text
+    type_moves(client, game_id, auth, [(e.play.position, e.play.word) for e in game.events[:3]])
     # The bench's scene, overexposed as its frames then were.
     scene = TableScene(game.variant, edition_style("en"), seed=7010, exposure=OVEREXPOSED)
     lamp = Glare(scene.square_centre(9, 11), scene.cell_in_photo * 1.6, 80.0)  # over L9..L12
@@ -419,10 +422,7 @@ def test_glare_over_a_still_board_changes_no_square_and_a_tile_under_it_does() -
     scene = TableScene(variant, edition_style("en"), seed=11)
     board = Board.from_rows(["." * 15] * 7 + [".....CAT......."] + ["." * 15] * 7)
     lamp = Glare(scene.square_centre(4, 4), scene.cell_in_photo * 2.5, 60.0)
-    looker = FrameLooker(variant)
-    for number in range(3):
-        looker.look(scene.render(Shot(board), number))
-    looker.settle()
+    looker = settled_looker(variant, scene, board)
     glared = looker.look(scene.render(Shot(board, glare=lamp), 3))
     assert glared.moving and not glared.changed and not glared.unknown
     played = board.place({(4, 4): Tile("A"), (4, 5): Tile("X")})

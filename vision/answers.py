@@ -82,20 +82,13 @@ def vouched(
     later = with_vacancies(with_answers(reading, known, layout, answered), known, layout)
     if later is reading:
         return reading
-    letters = [
-        (r, c)
-        for r, line in enumerate(reading.classes)
-        for c, label in enumerate(line)
-        if label not in (EMPTY, BLANK, STAR)
-        and later.classes[r][c] == EMPTY
-        and later.confidence[r][c] > _NO_TILE
-    ]
-    if not letters:
-        return later
+    letters = (
+        ~np.isin(np.ravel(reading.classes), [EMPTY, BLANK, STAR])
+        & (np.ravel(later.classes) == EMPTY)
+        & (np.ravel(later.confidence) > _NO_TILE)
+    )
     cols = len(reading.classes[0])
-    cells = np.zeros(len(reading.classes) * cols, bool)
-    cells[[r * cols + c for r, c in letters]] = True
-    return _read_empty(later, cells, np.full(len(cells), _NO_TILE), cols)
+    return _read_empty(later, letters, np.full(len(letters), _NO_TILE), cols)
 
 
 def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -> BoardReading:
