@@ -13,7 +13,7 @@ import pillow_heif
 import pytest
 from PIL import Image
 
-from vision.decode import PhotoError, apply_orientation, decode_photo, read_header
+from vision.decode import PhotoError, apply_orientation, decode_photo, media_type, read_header
 
 
 def _jpeg(image: np.ndarray, quality: int = 90) -> bytes:
@@ -241,3 +241,15 @@ def test_truncated_jpeg_with_an_embedded_thumbnail_is_refused() -> None:
         with pytest.raises(PhotoError) as info:
             call(data[:-2])
         assert info.value.code == "truncated"
+
+
+def test_media_type_names_each_format_decoded_and_no_other() -> None:
+    """Stored photos are served with the type their bytes are (an iPhone's HEIC as image/heif,
+    not image/jpeg)."""
+    image = np.full((16, 16, 3), 90, np.uint8)
+    assert media_type(_jpeg(image)) == "image/jpeg"
+    assert media_type(_pillow_bytes(image, "PNG")) == "image/png"
+    assert media_type(_pillow_bytes(image, "WEBP")) == "image/webp"
+    assert media_type(b"\0\0\0\x18ftypheic" + b"\0" * 16) == "image/heif"
+    assert media_type(b"GIF89a" + b"\0" * 16) is None
+    assert media_type(b"") is None

@@ -34,6 +34,12 @@ _HEIF_BRANDS = frozenset(
     (b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"hevs", b"mif1", b"msf1")
 )
 _NAMES = {"jpeg": "JPEG", "png": "PNG", "webp": "WebP", "heif": "HEIF"}
+_MEDIA_TYPES = {
+    "jpeg": "image/jpeg",
+    "png": "image/png",
+    "webp": "image/webp",
+    "heif": "image/heif",
+}
 
 pillow_heif.register_heif_opener()
 
@@ -135,6 +141,13 @@ def apply_orientation(image: np.ndarray, orientation: int) -> np.ndarray:
     if orientation == 8:
         return cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)
     return image
+
+
+def media_type(data: bytes) -> str | None:
+    """The media type of an image in a format this module decodes (``image/jpeg``,
+    ``image/png``, ``image/webp``, ``image/heif``), from its first bytes; None for any other."""
+    kind = _sniff(data)
+    return None if kind is None else _MEDIA_TYPES[kind]
 
 
 def _sniff(data: bytes) -> str | None:

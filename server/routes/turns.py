@@ -10,6 +10,7 @@ from fastapi import APIRouter, File, Form, Response, UploadFile
 from server.deps import Authorized, GameId, IdempotencyKey, Service, TurnId
 from server.schemas import BlankIn, CorrectIn, ErrorOut, GameOut, MoveIn, TurnOut
 from server.service import ServiceError
+from vision.decode import media_type
 
 router = APIRouter(prefix="/api/games/{game_id}", tags=["turns"])
 MAX_CORNERS = 1_000  # characters of the `corners` field: four pairs of numbers
@@ -115,8 +116,5 @@ def photo(game_id: GameId, turn_id: TurnId, service: Service) -> Response:
 
 
 def _media_type(data: bytes) -> str:
-    if data[:8] == b"\x89PNG\r\n\x1a\n":
-        return "image/png"
-    if data[:4] == b"RIFF":
-        return "image/webp"
-    return "image/jpeg"
+    # What the service stored is a photo it decoded, or an overlay it drew: always an image.
+    return media_type(data) or "application/octet-stream"
