@@ -25,7 +25,15 @@ from scorer.variant import Variant, load_variant
 from server.app import create_app, pipeline_reader
 from training.photo_games import edition_style
 from training.table_frames import Glare, Hand, Shot, TableScene, game_script
-from vision.frames import LOOK_PX, FrameLooker, board_squares, relit
+from vision.frames import (
+    CHANGED,
+    LOOK_PX,
+    FrameLooker,
+    board_squares,
+    look_difference,
+    relit,
+    unlike,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -413,6 +421,70 @@ def test_a_look_in_other_light_is_relit_and_a_tile_is_not() -> None:
     assert relit(flat(square), flat(glared)).all()
     assert not relit(flat(square), flat(tile)).any()
     assert not relit(flat(uniform), flat(uniform + 40)).any()
+
+
+def _dark_board(rng: np.random.Generator) -> np.ndarray:
+    """A dark maroon board's looks, ring included (17 x 17 squares of LOOK_PX² pixels): most
+    squares near (11, 13, 42), one in five a pale premium square."""
+    looks = np.empty((17, 17, LOOK_PX * LOOK_PX, 3), np.float32)
+    looks[:] = (11.0, 13.0, 42.0)
+    pale = rng.random((17, 17)) < 0.2
+    looks[pale] = (230.0, 200.0, 180.0)
+    return looks
+
+
+def _frame(scene: np.ndarray, exposure: float, rng: np.random.Generator) -> np.ndarray:
+    """The scene's looks in one frame: exposed, with sensor noise, in whole grey levels."""
+    pixels = np.round(scene * exposure + rng.normal(0, 1.5, scene.shape)).clip(0, 255)
+    return pixels.astype(np.float32).reshape(*scene.shape[:2], -1)
+
+
+def test_a_still_dark_board_does_not_move_and_a_tile_on_it_does() -> None:
+    """On a dark board, noise, whole grey levels and an exposure drifting by a percent or by a
+    tenth change no square (each frame divided by its own median moved every square here: the
+    noise of a blue at 11 times ten, and the pale squares by the median's steps); a tile laid on
+    a dark square is a change."""
+    rng = np.random.default_rng(5)
+    scene = _dark_board(rng)
+    first = _frame(scene, 1.0, rng)
+    for exposure in (1.0, 1.01, 0.99, 1.1):
+        assert (look_difference(_frame(scene, exposure, rng), first) <= CHANGED).all()
+    laid = scene.copy()
+    laid[5, 6] = (60.0, 140.0, 200.0)  # an orange tile
+    later = _frame(laid, 1.01, rng)
+    assert look_difference(later, first)[5, 6] > CHANGED
+    assert unlike(later, first)[5, 6] and unlike(first, later)[5, 6]
+
+
+def test_a_tile_taken_off_a_dark_square_with_pale_lines_is_not_light() -> None:
+    """The grid's pale lines at the rim of a dark square's look stay in view beside a tile: they
+    do not make the tile and the square the same look in other light, either way round."""
+    rng = np.random.default_rng(6)
+    square = np.full((1, LOOK_PX, LOOK_PX), 50.0, np.float32)
+    square[:, 0, :] = square[:, :, 0] = 240.0  # the lines above and left of it
+    tile = square.copy()
+    tile[:, 1:, 1:] = 200.0
+    tile[:, 3:6, 2:4] = 100.0  # a letter's strokes
+    tile[:, 7, 1:] = tile[:, 1:, 7] = 170.0  # its shaded edges
+    noise = lambda a: a + rng.normal(0, 2, a.shape)  # noqa: E731
+    looks = [np.repeat(noise(a)[..., None], 3, -1).reshape(1, -1) for a in (square, tile)]
+    assert not relit(looks[0], looks[1]).any()
+    assert not relit(looks[1], looks[0]).any()
+
+
+def test_a_plain_blank_taken_off_a_shaded_square_is_not_light() -> None:
+    """A plain blank tile, faintly shaded towards one side, and the bare square under it, with a
+    neighbour's shadow across both, follow each other in a straight line (correlated at 0.9);
+    neither has a pattern to follow, so the change is a change."""
+    rng = np.random.default_rng(7)
+    shadow = np.linspace(0.0, 1.0, LOOK_PX)[None, :] * np.ones((LOOK_PX, 1))
+    square = 60.0 + 3.0 * shadow + rng.normal(0, 0.5, shadow.shape)
+    blank = 200.0 + 12.0 * shadow + rng.normal(0, 0.5, shadow.shape)
+    looks = [
+        np.repeat(a[..., None], 3, -1).reshape(1, -1).astype(np.float32) for a in (square, blank)
+    ]
+    assert not relit(looks[0], looks[1]).any()
+    assert not relit(looks[1], looks[0]).any()
 
 
 def test_glare_over_a_still_board_changes_no_square_and_a_tile_under_it_does() -> None:

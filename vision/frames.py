@@ -6,13 +6,13 @@ A `FrameLooker` (one per camera) finds the grid once and keeps it while it still
 costs over 100 ms a frame, warping a frame onto the grid found before about one. Each frame is
 warped onto the grid with a ring of one square around it (the board's frame and the table next to
 it, which an arm reaching in crosses and new tiles do not), and each square shrunk to a few pixels
-of colour, normalised by the grid's median colour so a camera's exposure drifting is not a change. A square
-whose look differs from the previous frame's is moving; one that differs from the last settled
-board's (the position of the last turn) is changed, unless its look is the settled one in other light
-(a lamp's glare brightening it, a shadow dimming it: `relit`), since light lays no tile. Moving
-still counts light: where a hand was is not judged by it (on rendered games, leaving light out of
-it hid a play laid in glare from the squares the hand was over, and two plays then came out of
-order). When a frame holds still and some squares
+of colour; two frames are compared at one exposure (`comparable`), so a camera's exposure drifting
+is not a change. A square whose look differs from the previous frame's is moving; one that
+differs from the last settled board's (the position of the last turn) is changed, unless its look
+is the settled one in other light (a lamp's glare brightening it, a shadow dimming it: `relit`),
+since light lays no tile. Moving still counts light: where a hand was is not judged by it (on
+rendered games, leaving light out of it hid a play laid in glare from the squares the hand was
+over, and two plays then came out of order). When a frame holds still and some squares
 have changed, the grid is found again (the phone may have been moved) and kept if the board then
 looks more as settled, so a nudged phone makes no turn and a play is read on the grid where it
 now is; where the locator finds no grid (a board so bright that its lines do not show), the
@@ -45,9 +45,15 @@ LOOK_PX = 8  # a square's look: LOOK_PX x LOOK_PX colour pixels, enough to keep 
 WARP_PX = 16  # pixels per square of the warp the looks are shrunk from
 RING = 1  # squares of margin around the grid in the look
 MOVED = 0.25  # a grid found again this far (in squares) from the one kept: the phone moved
-CHANGED = 20.0  # difference (0..255 per channel, `look_difference`) from which a square changed
+CHANGED = 20.0  # difference (the grid's median colour at 128: `comparable`) of a changed square
 CLIPPED = 250  # a pixel channel this bright is clipped: the sensor saw white, not the colour
 BLIND = 0.5  # a square whose look is clipped this much hides what lies on it (unknown, not same)
+# The darkest median colour differences are reckoned against: dividing a dark board's colour (a
+# maroon board's blue at 11 of 255) up to 128 multiplied its sensor noise and JPEG by ten, past
+# `CHANGED`, so that a still board moved in every frame.
+DARKEST = 32.0
+_DARK_RATIO = 4.0  # pixels this dark give no ratio of exposures (their noise is most of them)
+_FEWEST_USABLE = 0.05  # share of a grid's pixels that must give a ratio, else no gain is taken
 ANCHOR_PX = 320  # width of the grey thumbnail of the settled frame a knocked phone is matched to
 # A square's look that is its earlier look in other light (a lamp's glare brightening it, a shadow
 # dimming it): its pixels' lightness is a straight line of the earlier one's, correlated at least
@@ -58,6 +64,12 @@ ANCHOR_PX = 320  # width of the grey thumbnail of the settled frame a knocked ph
 # blurred past a straight line: those stay changed, and the reading decides).
 RELIT_CORRELATION = 0.5
 RELIT_RESIDUAL = 0.3
+# Light changes a square's contrast by at most this factor either way between two still frames
+# at one exposure (a lamp's glare over a board's squares: 0.68 to 1.12). A plain blank tile's faint
+# shading and the bare square under it, correlated at 0.84 by a neighbour's shadow, were a
+# straight line of each other at a slope of 3.
+RELIT_CONTRAST = 2.0
+_RIM = 1  # look pixels at each side of a square where its grid lines are (not judged by `relit`)
 
 
 @dataclass(frozen=True)
@@ -87,11 +99,10 @@ class FrameView:
 def square_looks(
     image: np.ndarray, corners: np.ndarray, rows: int, cols: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Each square's look, ring included: (rows + 2·RING, cols + 2·RING, LOOK_PX²·3) float32,
-    divided by the grid's median colour (×128) so a change of exposure changes no square (the
-    median, not the mean: an arm and its shadow over a third of the board must not brighten the
-    rest); and the grid's squares (rows, cols) whose look is clipped (`BLIND` of its pixels
-    with every channel at `CLIPPED` or over, before that division, which would hide it)."""
+    """Each square's look, ring included: (rows + 2·RING, cols + 2·RING, LOOK_PX²·3) float32
+    (0..255; `comparable` brings two frames' looks to one exposure), and the grid's squares
+    (rows, cols) whose look is clipped (`BLIND` of its pixels with every channel at `CLIPPED` or
+    over)."""
     side_x, side_y = (cols + 2 * RING) * WARP_PX, (rows + 2 * RING) * WARP_PX
     inner = np.float32(
         [
@@ -112,40 +123,80 @@ def square_looks(
     ).astype(np.float32)
     grid = small[RING * LOOK_PX : -RING * LOOK_PX, RING * LOOK_PX : -RING * LOOK_PX]
     clipped = (grid >= CLIPPED).all(axis=-1).reshape(rows, LOOK_PX, cols, LOOK_PX).mean((1, 3))
-    small *= 128.0 / np.maximum(np.median(grid.reshape(-1, 3), axis=0), 1.0)
     looks = small.reshape(rows + 2 * RING, LOOK_PX, cols + 2 * RING, LOOK_PX, 3)
     looks = looks.transpose(0, 2, 1, 3, 4).reshape(rows + 2 * RING, cols + 2 * RING, -1)
     return looks, clipped >= BLIND
 
 
+def comparable(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two frames' looks (`square_looks`) at one exposure and scale: `b` times the gain that
+    makes it `a`'s exposure, per channel the median ratio of their grid's pixels (neither dark
+    nor clipped), and both divided by `a`'s grid's median colour (×128, but by `DARKEST` at
+    least), in which `CHANGED` is reckoned.
+
+    Why a ratio between the two frames, not each frame divided by its own median: on a dark board
+    the median of 8-bit pixels lies at the edge of the squares' dark mode, so it stepped by a grey
+    level from frame to frame (35 or 36), and moved with every few tiles laid, which moved every
+    pale square by 3 % of its light (past `CHANGED`). The median of the ratios is as robust (an
+    arm and its shadow over a third of the board change a third of the ratios) and does not step.
+    """
+    inner = (slice(RING, -RING), slice(RING, -RING))
+    pa, pb = a[inner].reshape(-1, 3), b[inner].reshape(-1, 3)
+    gain = np.ones(3, np.float32)
+    for channel in range(3):
+        x, y = pa[:, channel], pb[:, channel]
+        usable = (x > _DARK_RATIO) & (y > _DARK_RATIO) & (x < CLIPPED) & (y < CLIPPED)
+        if usable.mean() >= _FEWEST_USABLE:
+            gain[channel] = np.median(x[usable] / y[usable])
+    scale = 128.0 / np.maximum(np.median(pa, axis=0), DARKEST)
+    pixels = a.shape[-1] // 3  # a look's last axis is its pixels' channels, pixel by pixel
+    return a * np.tile(scale, pixels), b * np.tile(gain * scale, pixels)
+
+
 def relit(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per square, whether look `b` is look `a` in other light: the lightness of its pixels a
     straight line of `a`'s (see `RELIT_CORRELATION`). A tile laid on a square hides the square's
-    print, lines and grain and shows its own edges and letter, which no change of light does; a
-    uniform square keeps nothing a line could follow (no correlation), so a change there is never
-    taken for light."""
+    print and grain and shows its own edges and letter, which no change of light does; a
+    uniform square keeps nothing a line could follow (no correlation), and light neither halves
+    nor doubles a pattern's contrast (`RELIT_CONTRAST`), so such changes are never taken for
+    light. Only the inside of each look is compared: the grid lines at its rim stay in
+    view beside a tile as beside an empty square, so on a dark board with pale lines they alone
+    made a tile taken off it (and the tile laid) a straight line of each other."""
     shape = a.shape[:-1]
-    la = a.reshape(*shape, -1, 3).mean(axis=-1)
-    lb = b.reshape(*shape, -1, 3).mean(axis=-1)
+
+    def inside(look: np.ndarray) -> np.ndarray:
+        pixels = look.reshape(*shape, LOOK_PX, LOOK_PX, 3)[..., _RIM:-_RIM, _RIM:-_RIM, :]
+        return pixels.mean(axis=-1).reshape(*shape, -1)
+
+    la, lb = inside(a), inside(b)
     da, db = la - la.mean(axis=-1, keepdims=True), lb - lb.mean(axis=-1, keepdims=True)
     va, vb = (da * da).mean(axis=-1), (db * db).mean(axis=-1)
     correlation = (da * db).mean(axis=-1) / np.sqrt(np.maximum(va * vb, 1e-12))
     # The residual of the least-squares line, against the root-mean-square change of the look.
     residual = np.sqrt(np.maximum(vb * (1 - correlation**2), 0.0))
     change = np.sqrt(((lb - la) ** 2).mean(axis=-1))
-    return (correlation >= RELIT_CORRELATION) & (residual <= RELIT_RESIDUAL * change)
+    # The line's slope: how light changed the look's contrast (at one exposure, `comparable`).
+    slope = correlation * np.sqrt(vb / np.maximum(va, 1e-12))
+    light = (slope >= 1 / RELIT_CONTRAST) & (slope <= RELIT_CONTRAST)
+    return (correlation >= RELIT_CORRELATION) & (residual <= RELIT_RESIDUAL * change) & light
 
 
 def unlike(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per square, whether a frame's looks differ from the settled board's by more than light:
     by `CHANGED` or more (`look_difference`) and not `relit`."""
-    return (look_difference(a, b) > CHANGED) & ~relit(a, b)
+    a, b = comparable(a, b)
+    return (_difference(a, b) > CHANGED) & ~relit(a, b)
 
 
 def look_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Per square, how unlike two frames' looks are: the mean of the largest quarter of the
     absolute differences of its pixels' colours, so a pale tile's letter on a pale square counts
-    (its strokes cover a fifth of the square) while sensor noise and JPEG, spread thin, do not."""
+    (its strokes cover a fifth of the square) while sensor noise and JPEG, spread thin, do not.
+    Reckoned at one exposure (`comparable`)."""
+    return _difference(*comparable(a, b))
+
+
+def _difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     diff = np.abs(a - b)
     quarter = diff.shape[-1] // 4
     return np.partition(diff, diff.shape[-1] - quarter, axis=-1)[..., -quarter:].mean(axis=-1)
