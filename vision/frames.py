@@ -259,11 +259,29 @@ class FrameLooker:
         self.corners, self.shape = location.corners.astype(np.float32), shape
         return True
 
-    def _changed(self, looks: np.ndarray) -> frozenset[Square] | None:
+    def _unlike_settled(self, looks: np.ndarray) -> np.ndarray | None:
+        """Per square, ring included, whether `looks` are `unlike` the settled board's (None
+        before one settled): computed once per look, since the grid's squares (`_changed`) and
+        the ring's (`_edge`) both come of it."""
         if self.settled is None or self.settled.shape != looks.shape:
             return None
-        differs = unlike(looks, self.settled)[RING:-RING, RING:-RING]
-        return frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(differs), strict=True))
+        return unlike(looks, self.settled)
+
+    @staticmethod
+    def _changed(differs: np.ndarray | None) -> frozenset[Square] | None:
+        """The grid's squares (as seen) that `_unlike_settled` found changed."""
+        if differs is None:
+            return None
+        inner = differs[RING:-RING, RING:-RING]
+        return frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(inner), strict=True))
+
+    @staticmethod
+    def _edge(differs: np.ndarray | None) -> int:
+        """The squares of the ring around the grid that `_unlike_settled` found changed (an arm
+        across it; 0 before a board settled)."""
+        if differs is None:
+            return 0
+        return int(differs.sum() - differs[RING:-RING, RING:-RING].sum())
 
     def look(self, data: bytes) -> FrameView:
         """Look at a frame's bytes (raises `vision.decode.PhotoError` for bytes that are no
@@ -279,6 +297,7 @@ class FrameLooker:
                 return FrameView(found=False)
             refound = True
         looks, blind = square_looks(image, self.corners, *self.shape)
+        differs = self._unlike_settled(looks)
         if self.previous is None or self.previous.shape != looks.shape:
             moving = looks.shape[0] * looks.shape[1]
         else:
@@ -287,11 +306,11 @@ class FrameLooker:
             inner = moved[RING:-RING, RING:-RING]
             # A hand reaches in across the board's edge: squares that moved while nothing
             # moved or lay across the ring changed in the light only (a lamp coming on).
-            if moving > inner.sum() or self._edge(looks):
+            if moving > inner.sum() or self._edge(differs):
                 self.touched.update(
                     (int(r), int(c)) for r, c in zip(*np.nonzero(inner), strict=True)
                 )
-        changed = self._changed(looks)
+        changed = self._changed(differs)
         if moving:
             self.tried = False
         elif not refound and not self.tried and changed:
@@ -307,12 +326,13 @@ class FrameLooker:
                 return FrameView(found=False)
             if refound:
                 looks, blind = square_looks(image, self.corners, *self.shape)
-                changed = self._changed(looks)
+                differs = self._unlike_settled(looks)
+                changed = self._changed(differs)
                 # What moved was the view, not a hand: no square was touched by it.
                 self.touched = set()
         self.previous = self.current = looks
         self.moved = self.moved or (refound and self.settled is not None)
-        edge = self._edge(looks)
+        edge = self._edge(differs)
         unknown = frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(blind), strict=True))
         return FrameView(
             True,
@@ -326,14 +346,6 @@ class FrameLooker:
             frozenset(self.touched),
         )
 
-    def _edge(self, looks: np.ndarray) -> int:
-        """The squares of the ring around the grid unlike the settled board's (0 before one
-        settled)."""
-        if self.settled is None or self.settled.shape != looks.shape:
-            return 0
-        ring = unlike(looks, self.settled)
-        return int(ring.sum() - ring[RING:-RING, RING:-RING].sum())
-
     def _refind(self, image: np.ndarray, changed: frozenset[Square]) -> bool:
         """Look for the grid again; True when it was moved, by more than `MOVED` of a square, to
         where fewer squares look changed (`corners` None: no board any more). A grid found
@@ -346,7 +358,9 @@ class FrameLooker:
 
         def better(corners: np.ndarray) -> bool:
             shift = float(np.linalg.norm(corners - old[0], axis=1).mean())
-            again = self._changed(square_looks(image, corners, *self.shape)[0])
+            again = self._changed(
+                self._unlike_settled(square_looks(image, corners, *self.shape)[0])
+            )
             return shift > MOVED * square and again is not None and len(again) < len(changed)
 
         if not self._locate(image):
