@@ -67,6 +67,12 @@ class Thresholds:
     glare): its truth may be none of them, so it is never settled by elimination."""
     match: float = 0.6
     """Share of known tiles that must be seen in the photo for it to show this game's board."""
+    unlisted: float = 0.02
+    """Odds that a word really played is missing from the word list: 1.8 % of the words that stood
+    in the recorded English games (`benchmarks/bench_lexicon.py`, mostly Collins games). A
+    reading whose words the list lacks keeps these odds against the one the list settles on, so
+    the list overrides a letter read far likelier than its look-alike only with a question (a C
+    read 0.87 / G 0.13 in CAZ, a Collins word, was recorded as GAZ)."""
 
 
 @dataclass(frozen=True)
@@ -580,6 +586,17 @@ def track(
         if play is None or not _invalid_through(board, play, dictionary, doubtful):
             outcomes = legal
 
+    rivals = _rivals(outcomes, legal, squares, grid, dictionary, thresholds)
+    if rivals:
+        narrowed = _narrowed(outcomes + rivals, squares)
+        return _review(
+            narrowed,
+            "the word list settles on a letter the photo reads as unlikely",
+            rotation,
+            misreads,
+            read_board,
+            [s for s in squares if len(narrowed[s]) > 1],
+        )
     if not outcomes:
         if legal:
             narrowed = _narrowed(legal, squares)
@@ -614,6 +631,51 @@ def track(
 
     _, kind, board, play = outcomes[0]
     return _finish(kind, board, play, known, variant, dictionary, rotation, misreads, read_board)
+
+
+def _odds(
+    combo: tuple[str, ...], squares: list[Square], grid: list[list[_Cell]], floor: float
+) -> float:
+    """The reading's odds of a filling: the product of each doubtful cell's probability of the
+    symbol it puts there (a symbol the cell gave no probability, such as "no tile" added for a
+    possible label, at the candidate floor)."""
+    odds = 1.0
+    for (r, c), symbol in zip(squares, combo, strict=True):
+        odds *= max(dict(grid[r][c].options).get(symbol, 0.0), floor)
+    return odds
+
+
+def _rivals(
+    outcomes: list[_Outcome],
+    legal: list[_Outcome],
+    squares: list[Square],
+    grid: list[list[_Cell]],
+    dictionary: Dictionary | None,
+    thresholds: Thresholds,
+) -> list[_Outcome]:
+    """The legal readings the word list ruled out that stay too likely to drop without asking:
+    each weighs its cells' odds times `thresholds.unlisted` per word the list lacks, and the
+    readings the list keeps must hold `thresholds.certain` of the whole, as a sure cell does.
+    Empty when the list ruled nothing out, or nothing it ruled out comes close."""
+    if not outcomes or len(outcomes) == len(legal):
+        return []
+    kept = {id(o) for o in outcomes}
+    floor = thresholds.candidate
+    # A reading ruled out lacks at least one word (or its blanks can make none valid).
+    weighed = [
+        (
+            o,
+            _odds(o[0], squares, grid, floor)
+            * thresholds.unlisted ** max(1, len(_invalid_runs(o[3], dictionary))),
+        )
+        for o in legal
+        if id(o) not in kept
+    ]
+    valid = sum(_odds(o[0], squares, grid, floor) for o in outcomes)
+    total = valid + sum(w for _, w in weighed)
+    if valid >= thresholds.certain * total:
+        return []
+    return [o for o, w in weighed if w >= (1 - thresholds.certain) * total]
 
 
 def _clear_of(result: TrackResult, hidden: frozenset[Square]) -> bool:

@@ -136,6 +136,20 @@ def test_uncertain_letter_settled_by_dictionary() -> None:
     assert result.play is not None and result.play.word == "КОТ"
 
 
+def test_the_word_list_does_not_silently_override_a_letter_read_far_likelier() -> None:
+    # КЪТ is no word, КОТ is; the photo reads the doubtful square Ъ 0.87 / Т 0.13 (CAZ read so
+    # in a Collins game, the list settling on GAZ): a word missing from the list is likelier than
+    # such a misread, so the player is asked, offered both.
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
+    reading = reading_of(after, {(8, 9): [("Ъ", 0.87), ("Т", 0.13), ("empty", 0.0)]})
+    result = track(SLOVO, reading, RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW, result.message
+    assert [(c.square, c.candidates) for c in result.uncertain] == [((8, 9), ("Т", "Ъ"))]
+    # Read a little less surely, the list settles it as before.
+    reading = reading_of(after, {(8, 9): [("Ъ", 0.6), ("Т", 0.4), ("empty", 0.0)]})
+    assert track(SLOVO, reading, RU, dictionary_for(RU)).status is TurnStatus.COMMITTED
+
+
 def test_uncertain_letter_with_two_valid_words_goes_to_review() -> None:
     after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
     reading = reading_of(after, {(6, 9): [("К", 0.5), ("Р", 0.45), ("empty", 0.05)]})
