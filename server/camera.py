@@ -343,9 +343,14 @@ class TableCameras:
                 read.in_bounds(*s) and (read.get(*s) is None) != (known.get(*s) is None)
                 for s in looked | unseen
             )
+            # A play read only of such doubts is no play either: a blank the reading half sees
+            # in glare where no hand was, making a word with the tiles beside it (?XI).
+            doubted = {cell.square for cell in result.uncertain} - reached
             unchanged = unchanged or (
                 result.status is TurnStatus.NEEDS_REVIEW
-                and result.play is None
+                and (
+                    result.play is None or all(p.square in doubted for p in result.play.placements)
+                )
                 and not turn.proposed
                 and not hidden
                 and not seen_new

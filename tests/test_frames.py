@@ -23,6 +23,7 @@ from scorer.sheet import sheet_dict
 from scorer.turns import turn_from_move
 from scorer.variant import Variant, load_variant
 from server.app import create_app, pipeline_reader
+from server.service import GameService
 from training.photo_games import edition_style
 from training.table_frames import Glare, Hand, Shot, TableScene, game_script
 from vision.frames import (
@@ -237,6 +238,46 @@ def test_a_lamp_coming_on_with_no_hand_over_the_board_makes_no_turn(table) -> No
         statuses.append(answer["status"])
     # Not asked, nor waiting for a hand that was never there to move again: no move.
     assert statuses[-4:] == ["busy", "settling", "unchanged", "unchanged"], statuses
+    assert len(client.get(f"/api/games/{game_id}").json()["moves"]) == len(plays)
+
+
+def test_a_blank_half_seen_in_glare_where_no_hand_was_makes_no_turn(table, monkeypatch) -> None:
+    """The false turn bench_frames found (r14_whitley, frame 205): glare over the board, no
+    hand near it, and an empty square beside two tiles read as a blank tile (I7). A blank
+    there made a word (?XI), so a play was read whose only tile was that blank, and its letter
+    was asked. No hand was over the square: the doubt is light, as when it makes
+    no play."""
+    client, clock, game, game_id, auth = table
+    plays = (("8D", "HEADING"), ("K6", "ONSIDES"), ("J2", "BREAK"), ("E4", "FIQUE"),
+             ("D1", "VARIX"), ("1D", "VIRAL"))  # fmt: skip
+    type_moves(client, game_id, auth, plays)
+    truth = Board.from_rows(client.get(f"/api/games/{game_id}").json()["board"])
+    scene = TableScene(game.variant, edition_style("en"), seed=7014)
+    # Under the lamp right of ONSIDES's I (K9): a blank on L9 makes I? (ID, IF, IN, IS, IT).
+    doubt = (8, 11)
+    assert truth.get(*doubt) is None and truth.get(8, 10) is not None
+    lamp = Glare(scene.square_centre(*doubt), scene.cell_in_photo * 1.5, 85.0)
+    read = GameService.read
+
+    def half_seen(self, data, variant, corners):
+        reading = read(self, data, variant, corners)
+        if glared:
+            r, c = doubt
+            reading.classes[r][c] = "blank"
+            reading.confidence[r][c] = 0.96
+            reading.top3[r][c] = [("blank", 0.96), ("empty", 0.04), ("A", 0.0)]
+        return reading
+
+    monkeypatch.setattr(GameService, "read", half_seen)
+    statuses = []
+    for number, shot in enumerate([Shot(truth)] * 5 + [Shot(truth, glare=lamp)] * 4, start=78):
+        glared = shot.glare is not None
+        answer = post_frame(client, game_id, auth, scene.render(shot, number))
+        clock.now += 1.0
+        if answer["status"] == "needs_review" and not glared:
+            answer_from_truth(client, game_id, auth, answer, truth)
+        statuses.append(answer["status"])
+    assert "committed" not in statuses[-4:] and "needs_review" not in statuses[-4:], statuses
     assert len(client.get(f"/api/games/{game_id}").json()["moves"]) == len(plays)
 
 
