@@ -380,8 +380,9 @@ def track(
     need review, but for the last when the play read with them kept lies clear of them (a hand
     or a glare there cannot hide a tile of it: see `_clear_of`). New tiles read with low
     confidence, and letters the set has run out of, are settled when exactly one choice makes a
-    legal play whose words can be valid, or when only one choice is legal at all and no word the
-    dictionary lacks runs through a doubtful tile.
+    legal play whose words can be valid (and the photo reads no choice the dictionary ruled out
+    as far likelier: `Thresholds.unlisted`), or when only one choice is legal at all and no word
+    the dictionary lacks runs through a doubtful tile.
     """
     try:
         rotation, grid, seen = align(known, reading)
