@@ -13,7 +13,10 @@ phony nobody challenged. The rejected words that the dictionary still finds atte
 (`Dictionary.attested`: the English list's rarer words) are marked: a play of them read with
 confidence is recorded without a question. Last, every one-letter look-alike misread of the
 accepted words (I/L/T, E/F, B/R, ...) is looked up: how often a misread tile would pass for a
-word, or for an attested one. `--lexicon` measures another word list for the chosen variant(s).
+word, or for an attested one. And by word length, of the pairs of a word played and a look-alike
+of it where the list holds one and lacks the other, how many times the word played is the one
+the list lacks: the odds `scorer.tracking.Thresholds.unlisted` gives such a reading against the
+list. `--lexicon` measures another word list for the chosen variant(s).
 """
 
 from __future__ import annotations
@@ -115,6 +118,32 @@ def _misread_share(dictionary: Dictionary, words: list[str], letters: set[str]) 
     return line
 
 
+def _unlisted_pairs(dictionary: Dictionary, played: Played, letters: set[str]) -> str:
+    """By word length, of the (word played, look-alike) pairs that the list splits, how many
+    times the word played is the one it lacks."""
+    valid = {}
+
+    def listed(word: str) -> bool:
+        if word not in valid:
+            valid[word] = dictionary.check(word).verdict is Verdict.VALID
+        return valid[word]
+
+    lacked: Counter[int] = Counter()
+    split: Counter[int] = Counter()
+    for word, count in played.stood.items():
+        bucket = min(len(word), 5)
+        for other in misreads(word, letters):
+            if listed(word) != listed(other):
+                split[bucket] += count
+                lacked[bucket] += count * (not listed(word))
+    parts = [
+        f"{'5+' if n == 5 else n} letters {lacked[n]}/{split[n]}" for n in sorted(split) if split[n]
+    ]
+    return "  look-alike pairs the list splits, the word played the one it lacks: " + (
+        ", ".join(parts) or "-"
+    )
+
+
 def _report(name: str, dictionary: Dictionary, played: Played | None) -> None:
     if not dictionary.checks_words:
         print(f"{name}: no dictionary by default (words not checked)\n")
@@ -169,6 +198,7 @@ def _report(name: str, dictionary: Dictionary, played: Played | None) -> None:
     accepted = sorted(w for w in played.stood if verdicts[w] is Verdict.VALID)
     letters = set(load_variant(name).alphabet)
     print(_misread_share(dictionary, accepted, letters))
+    print(_unlisted_pairs(dictionary, played, letters))
     print()
 
 

@@ -67,12 +67,15 @@ class Thresholds:
     glare): its truth may be none of them, so it is never settled by elimination."""
     match: float = 0.6
     """Share of known tiles that must be seen in the photo for it to show this game's board."""
-    unlisted: float = 0.02
-    """Odds that a word really played is missing from the word list: 1.8 % of the words that stood
-    in the recorded English games (`benchmarks/bench_lexicon.py`, mostly Collins games). A
-    reading whose words the list lacks keeps these odds against the one the list settles on, so
-    the list overrides a letter read far likelier than its look-alike only with a question (a C
-    read 0.87 / G 0.13 in CAZ, a Collins word, was recorded as GAZ)."""
+    unlisted: tuple[float, ...] = (0.012, 0.012, 0.012, 0.006, 0.0002)
+    """Odds that a word really played is missing from the word list where a look-alike of it, one
+    letter changed, is on the list, by the word's length (1, 2, 3, 4, then 5 letters or more):
+    in the recorded English games (`benchmarks/bench_lexicon.py`, mostly Collins games)
+    15 of 1316 such pairs of 2 or 3 letters, 7 of 1262 of 4 and 1 of 4789 longer ones were the word
+    the list lacks. A reading whose words the list lacks keeps these odds against the one the
+    list settles on, so the list overrides a letter read far likelier than its look-alike only
+    with a question (a C read 0.87 / G 0.13 in CAZ, a Collins word, was recorded as GAZ), while a
+    long word settles it (Щ read 0.80 / Ш 0.11 in КАРАНДАШ)."""
 
 
 @dataclass(frozen=True)
@@ -646,6 +649,21 @@ def _odds(
     return odds
 
 
+def _unlisted_odds(
+    play: ScoredPlay | None, dictionary: Dictionary | None, thresholds: Thresholds
+) -> float:
+    """The odds that the words of `play` the list lacks were all really played, each at
+    `thresholds.unlisted` for its length; a play the list rules out for its blanks alone (no
+    letter they can stand for makes a word) weighs as one word of its shortest length."""
+    if play is None:
+        return 1.0
+    lengths = [len(run[0]) for run in _invalid_runs(play, dictionary)]
+    odds = 1.0
+    for length in lengths or [min(len(w.word) for w in play.words)]:
+        odds *= thresholds.unlisted[min(length, len(thresholds.unlisted)) - 1]
+    return odds
+
+
 def _rivals(
     outcomes: list[_Outcome],
     legal: list[_Outcome],
@@ -655,20 +673,15 @@ def _rivals(
     thresholds: Thresholds,
 ) -> list[_Outcome]:
     """The legal readings the word list ruled out that stay too likely to drop without asking:
-    each weighs its cells' odds times `thresholds.unlisted` per word the list lacks, and the
+    each weighs its cells' odds times `thresholds.unlisted` for the words the list lacks, and the
     readings the list keeps must hold `thresholds.certain` of the whole, as a sure cell does.
     Empty when the list ruled nothing out, or nothing it ruled out comes close."""
     if not outcomes or len(outcomes) == len(legal):
         return []
     kept = {id(o) for o in outcomes}
     floor = thresholds.candidate
-    # A reading ruled out lacks at least one word (or its blanks can make none valid).
     weighed = [
-        (
-            o,
-            _odds(o[0], squares, grid, floor)
-            * thresholds.unlisted ** max(1, len(_invalid_runs(o[3], dictionary))),
-        )
+        (o, _odds(o[0], squares, grid, floor) * _unlisted_odds(o[3], dictionary, thresholds))
         for o in legal
         if id(o) not in kept
     ]
