@@ -62,6 +62,7 @@ from server.storage import GameRecord, Store, TurnRecord, Tx, now
 from vision.answers import square_key, vouched
 from vision.classify import UnreadableVariant, check_readable
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
+from vision.exemplars import with_known_letters
 from vision.rectify import CornersError
 
 log = logging.getLogger("scorekeeper.server")
@@ -731,6 +732,8 @@ class GameService:
         answers = Answers.of(latest.state) if latest else Answers()
         # The known board's vacant squares vouch for their kinds' empty look in this photo.
         reading = vouched(reading, known, layout, answers.empty)
+        # The known tiles in this photo show how this set's look-alike letters differ.
+        reading = with_known_letters(reading, known)
         words = self._dictionary(record, game.variant)
         # Tiles the players named stay on the board however they look in this photo.
         kept |= answers.named(game)

@@ -27,6 +27,7 @@ import numpy as np
 import onnx
 
 from training.dataset import Crops, build
+from training.features import expose_features
 from vision.classify import VISUAL_CLASSES, CellClassifier
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -54,7 +55,8 @@ def _float_ends(model: onnx.ModelProto) -> list[str]:
 
 def quantize(model: Path, crops: np.ndarray) -> Path:
     """Write the int8 copy of the float ONNX `model`, calibrated on uint8 BGR `crops`
-    ([N, 56, 56, 3]); returns its path. The model's metadata (classes) is carried over."""
+    ([N, 56, 56, 3]); returns its path. The model's metadata (classes) is carried over, and its
+    `features` output (`training.features`)."""
     from onnxruntime.quantization import (
         CalibrationDataReader,
         CalibrationMethod,
@@ -88,7 +90,7 @@ def quantize(model: Path, crops: np.ndarray) -> Path:
         calibrate_method=CalibrationMethod.MinMax,
         nodes_to_exclude=_float_ends(source),
     )
-    quantized = onnx.load(str(target))
+    quantized = expose_features(onnx.load(str(target)))
     onnx.helper.set_model_props(quantized, {prop.key: prop.value for prop in source.metadata_props})
     onnx.save(quantized, str(target))
     return target

@@ -300,8 +300,11 @@ def train(
 
 
 def export(model: CellNet, path: Path) -> None:
-    """Write the model as ONNX (float32 NCHW BGR 0–255 input, dynamic batch) with its classes."""
+    """Write the model as ONNX (float32 NCHW BGR 0–255 input, dynamic batch) with its classes,
+    and the features its head reads as a second output (`training.features`)."""
     import onnx
+
+    from training.features import expose_features
 
     dummy = torch.zeros(1, 3, CROP_PX, CROP_PX)
     torch.onnx.export(
@@ -314,7 +317,7 @@ def export(model: CellNet, path: Path) -> None:
         opset_version=17,
         dynamo=False,
     )
-    proto = onnx.load(str(path))
+    proto = expose_features(onnx.load(str(path)))
     entry = proto.metadata_props.add()
     entry.key, entry.value = "classes", json.dumps(list(VISUAL_CLASSES), ensure_ascii=False)
     onnx.save(proto, str(path))
@@ -486,6 +489,8 @@ One model for every variant: it reads one board cell of a rectified grid image.
 - **Output**: `logits`, `[N, 4·{len(VISUAL_CLASSES)}]`: one softmax over (k, class), k the number of
   quarter-turns counter-clockwise of the tile text in the crop. Summing over k gives the class,
   summing over classes the text direction; `vision.orient` votes the board's rotation from it.
+  And `features`, `[N, {4 * args.width}]`: the pooled features the head reads (`training.features`);
+  `vision.exemplars` compares a doubtful cell's with the known tiles' of the same photo.
 - **Classes** ({len(VISUAL_CLASSES)}, visual): {classes}. Latin/Cyrillic look-alikes share one class
   named by the Latin letter (А→A, В→B, Е→E, К→K, М→M, Н→H, О→O, Р→P, С→C, Т→T, Х→X, Ukrainian
   І→I): their glyphs are the same on tiles, and no variant holds both, so `vision.classify.read_cells`

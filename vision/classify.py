@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -59,6 +59,8 @@ PLAIN_EMPTY_KEPT = 0.3
 # The int8 copies of the trained float models (`training/quantize.py`, models/INT8.md): the same
 # readings of the real photos and the held-out editions in about two thirds of the CPU time.
 MODEL_FILE = "cells.int8.onnx"
+# The models' second output (`training.features`).
+FEATURES = "features"
 # A second model, trained by the same script for longer (models/cells_second.md), reads again the
 # cells the first one is unsure of and the two are averaged: in rendered games the pair got more
 # turns right than either model alone and kept a blurred Q from passing as a sure O, at a fraction
@@ -178,6 +180,9 @@ class CellPredictions:
     joint: np.ndarray
     rows: int
     cols: int
+    # [N, F]: the first model's features of each cell's crop (`training.features`), if it has
+    # them; `vision.exemplars` compares a doubtful cell's with the known tiles'.
+    features: np.ndarray | None = field(default=None, compare=False)
 
     @property
     def probs(self) -> np.ndarray:
@@ -300,11 +305,19 @@ def _session(path: str | None, name: str, threads: int):  # noqa: ANN202 - onnxr
 def joint_probabilities(session, crops: np.ndarray) -> np.ndarray:  # noqa: ANN001 - onnxruntime
     """[N, 4, V] joint probabilities of (text direction, visual class) for uint8 crops, V the
     classes of the session's model."""
+    return _run(session, crops)[0]
+
+
+def _run(session, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:  # noqa: ANN001
+    """The joint probabilities of `joint_probabilities` and, from a model that has them
+    (`training.features`), the [N, F] features its head read."""
     x = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32)
-    logits = session.run(None, {session.get_inputs()[0].name: x})[0]
-    flat = logits.reshape(len(crops), -1).astype(np.float64)
+    names = [output.name for output in session.get_outputs()]
+    outputs = session.run(names, {session.get_inputs()[0].name: x})
+    flat = outputs[0].reshape(len(crops), -1).astype(np.float64)
     e = np.exp(flat - flat.max(axis=1, keepdims=True))
-    return (e / e.sum(axis=1, keepdims=True)).reshape(len(crops), 4, -1)
+    joint = (e / e.sum(axis=1, keepdims=True)).reshape(len(crops), 4, -1)
+    return joint, (outputs[names.index(FEATURES)] if FEATURES in names else None)
 
 
 class CellClassifier:
@@ -354,7 +367,8 @@ class CellClassifier:
         of the board: they are read by the first model only, neither by the second nor again.
         """
         batch = self.cut_cells(grid_image, rows, cols)
-        first = CellPredictions(joint_probabilities(self._session, batch), rows, cols)
+        joint, features = _run(self._session, batch)
+        first = CellPredictions(joint, rows, cols, features)
         done = np.zeros(len(batch), bool) if settled is None else settled(first)
         preds = self._second_opinion(first, batch, ~done)
         top = preds.probs.max(axis=1)
@@ -367,7 +381,7 @@ class CellClassifier:
         joint = preds.joint.copy()
         per_cell = extra.reshape(len(unsure), len(REFINE_VIEWS), *extra.shape[1:])
         joint[unsure] = (joint[unsure] + per_cell.sum(axis=1)) / (1 + len(REFINE_VIEWS))
-        return CellPredictions(joint, rows, cols)
+        return CellPredictions(joint, rows, cols, preds.features)
 
     def predict_crops(self, crops: np.ndarray, rows: int, cols: int) -> CellPredictions:
         """Classify crops already cut by `cut_cells` (uint8 [N, crop, crop, 3], BGR); crops whose
@@ -385,4 +399,4 @@ class CellClassifier:
             doubt = np.flatnonzero(candidates & (joint.sum(axis=1).max(axis=1) < SECOND_BELOW))
             if len(doubt):
                 joint[doubt] = (joint[doubt] + joint_probabilities(self._second, crops[doubt])) / 2
-        return CellPredictions(joint, first.rows, first.cols)
+        return CellPredictions(joint, first.rows, first.cols, first.features)

@@ -123,6 +123,10 @@ def read_board(
         timings, "classify", lambda: classifier.predict(grid, rows, cols, settled=surely_empty)
     )
     rotation, cells, looks = _timed(timings, "orient", lambda: orient(predictions))
+    features = None
+    if predictions.features is not None:
+        upright_features = rotate_looks(predictions.features, rows, cols, rotation)
+        features = upright_features.reshape(len(cells), len(cells[0]), -1).astype(np.float32)
     timings["total"] = sum(timings.values())
     # Corners in board order: the grid image turned `rotation` quarter-turns clockwise is upright,
     # so the upright top-left corner is the image's corner `rotation` places before it.
@@ -139,6 +143,7 @@ def read_board(
         photo_size=(photo.width, photo.height),
         timings_ms=timings,
         looks=np.round(looks, 1).reshape(len(cells), len(cells[0]), -1).tolist(),
+        features=features,
     )
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from scorer.notation import tile_text
 
 # Cell class names that are not letters, and how each is written in the board text.
@@ -50,6 +52,9 @@ class BoardReading:
     # Per cell, [row][col], its look (`vision.calibrate.cell_looks`): later photos of a game
     # weigh the players' answers about squares by it (`vision.answers`).
     looks: list[list[list[float]]] | None = None
+    # Per cell, [row, col, feature], the cell model's features of its crop (`training.features`):
+    # a doubtful letter is compared with the known tiles of the same photo (`vision.exemplars`).
+    features: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def rows(self) -> list[str]:

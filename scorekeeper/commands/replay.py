@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.answers import with_vacancies
     from vision.classify import CellClassifier, UnreadableVariant, check_readable
     from vision.decode import PhotoError
+    from vision.exemplars import with_known_letters
     from vision.locate import BoardNotFound
     from vision.pipeline import read_board
 
@@ -114,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
         # The known board's vacant squares vouch for their kinds' empty look in this photo.
         reading = with_vacancies(reading, game.state.board, variant.layout.rows)
+        # The known tiles in this photo show how this set's look-alike letters differ.
+        reading = with_known_letters(reading, game.state.board)
         turn = turn_from_reading(game, reading, dictionary, steady)
         if not turn.committed:
             print(f"scorekeeper replay: {photo}: {_describe(turn.result)}", file=sys.stderr)

@@ -1,0 +1,122 @@
+"""Look-alike letters told apart by the game's own tiles: a photo of this set is its own typeface
+sample.
+
+The cell model learnt letters from rendered typefaces. On an edition it never saw it may hesitate
+between look-alikes (C/G, E/F, O/Q, И/Й, Ш/Щ, Ь/Ъ) where the tiles of this very set, in this very
+photo, leave little doubt: the game already knows which letters its earlier tiles are. So each
+letter that has known tiles in the photo, read as that letter there with confidence (`SURE`: no
+hand or glare over them), gets its examples' mean features (the pooled features the model's head
+reads, `training.features`, on the unit sphere), and a doubtful new tile is compared with them.
+
+Where the model's best class for a doubtful square is a letter, and the square lies nearer that
+letter's examples than another candidate letter's (cosine similarities `s_best > s_other`), the
+other letter's probability is divided by `exp(SCALE · (s_best − s_other))`, at most by `LIMIT`,
+and given to the best letter. The examples only ever confirm the model's own best letter, never
+overturn it, and leave the odds of "no tile" and of letters without examples as they were: for
+a move to be recorded wrongly through this, the model and this photo's own tiles must both be
+wrong the same way.
+
+Measured on rendered boards (`cells.int8.onnx`'s features, as read; examples: every other tile of
+the photo read as its letter at `SURE`), pairs of a tile's letter and another candidate letter
+in the model's top 3, both with examples:
+
+| photos | pairs | nearer the other's examples | doubtful letters | made sure | wrongly |
+|---|---|---|---|---|---|
+| training family (`random_style`), 30 at 1600×1200 | 1721 | 11 | 541 | 134 | 0 |
+| held-out editions, 60 at 1600×1200 | 3048 | 2 | 641 | 226 | 0 |
+| held-out editions, 30 at 1000×750 | 1935 | 3 | 418 | 140 | 0 |
+
+(doubtful letters: squares whose best class is a letter below what the tracker takes as read;
+made sure: raised to it, with `SCALE` 20 and `LIMIT` 100.)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+
+import numpy as np
+
+from scorer.board import Board
+from scorer.notation import tile_text
+from scorer.tracking import Thresholds, align
+from vision.calibrate import SURE
+from vision.reading import BLANK, EMPTY, STAR, BoardReading, board_char
+
+# A square the tracker takes as read is not asked about, so it is left alone here.
+_TAKEN_AS_READ = Thresholds().certain
+SCALE = 20.0
+"""Log-odds per unit of cosine similarity nearer the best letter's examples: half the logistic
+fit on the training family (43), since the features are the very ones the model's own
+probabilities come from and are not a second, independent witness."""
+LIMIT = 100.0
+"""The most the examples divide a look-alike's probability by."""
+_NOT_LETTERS = frozenset({EMPTY, BLANK, STAR})
+
+
+def with_known_letters(reading: BoardReading, known: Board) -> BoardReading:
+    """`reading` with its doubtful letters weighed against the known tiles of the same photo
+    (see the module's docstring); `reading` itself where it has no features, the known board
+    no tile read as its letter, or nothing changes."""
+    given = getattr(reading, "features", None)
+    if given is None or known.tile_count() == 0:
+        return reading
+    quarter_turns = align(known, reading)[0]
+    seen = known.rotated((4 - quarter_turns) % 4)  # the known board as the reading lies
+    features = given / np.maximum(np.linalg.norm(given, axis=2, keepdims=True), 1e-9)
+    centres = _centres(reading, seen, features)
+    if len(centres) < 2:
+        return reading
+    confidence = [list(line) for line in reading.confidence]
+    top3 = [list(line) for line in reading.top3]
+    changed = False
+    for r, line in enumerate(reading.top3):
+        for c, cell in enumerate(line):
+            if seen.get(r, c) is not None or reading.confidence[r][c] >= _TAKEN_AS_READ:
+                continue
+            weighed = _weighed(list(cell), features[r, c], centres)
+            if weighed is not None:
+                top3[r][c], confidence[r][c] = weighed, weighed[0][1]
+                changed = True
+    if not changed:
+        return reading
+    return dataclasses.replace(reading, confidence=confidence, top3=top3)
+
+
+def _centres(reading: BoardReading, seen: Board, features: np.ndarray) -> dict[str, np.ndarray]:
+    """Per letter class, the unit mean features of the known tiles read as it with confidence."""
+    examples: defaultdict[str, list[np.ndarray]] = defaultdict(list)
+    for (r, c), tile in seen.tiles():
+        label = reading.classes[r][c]
+        if tile.is_blank or label in _NOT_LETTERS or reading.confidence[r][c] < SURE:
+            continue
+        if board_char(label) == tile_text(tile.letter):
+            examples[label].append(features[r, c])
+    centres = {}
+    for label, rows in examples.items():
+        mean = np.mean(rows, axis=0)
+        centres[label] = mean / max(float(np.linalg.norm(mean)), 1e-9)
+    return centres
+
+
+def _weighed(
+    cell: list[tuple[str, float]], feature: np.ndarray, centres: dict[str, np.ndarray]
+) -> list[tuple[str, float]] | None:
+    """The cell's top-3 with the look-alikes of its best letter made less likely where it lies
+    nearer the best letter's examples, best first; None where nothing changes."""
+    best, p_best = cell[0]
+    if best in _NOT_LETTERS or best not in centres:
+        return None
+    near_best = float(feature @ centres[best])
+    probabilities = dict(cell)
+    for label, p in cell[1:]:
+        if label in _NOT_LETTERS or label not in centres or p <= 0:
+            continue
+        nearer = near_best - float(feature @ centres[label])
+        if nearer > 0:
+            kept = p / min(float(np.exp(SCALE * nearer)), LIMIT)
+            probabilities[best] += p - kept
+            probabilities[label] = kept
+    if probabilities[best] == p_best:
+        return None
+    return sorted(probabilities.items(), key=lambda item: -item[1])
