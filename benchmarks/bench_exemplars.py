@@ -11,7 +11,10 @@ photo but those read below what the tracker takes as read (the doubtful ones, as
 and `with_known_letters` weighs the doubtful ones against the known. Prints the doubtful squares
 whose best class is a letter, how many the known tiles raised to what the tracker takes as read,
 how many of those are the wrong letter (a move recorded wrongly, were the words to allow it), and
-how many the known tiles lowered below the truth's reading.
+how many the known tiles lowered below the truth's reading. Last, over the pairs of a doubtful
+tile's true letter and another letter of its top 3, both with known tiles, how often it lies
+nearer the other's, and the scale of the logistic fit of "the true one" on the gap in cosine
+similarity, from which `vision.exemplars.SCALE` is taken.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from training.render import (  # noqa: E402
     render_board_photo,
 )
 from vision.classify import CellClassifier  # noqa: E402
-from vision.exemplars import with_known_letters  # noqa: E402
+from vision.exemplars import similarities, with_known_letters  # noqa: E402
 from vision.locate import BoardNotFound  # noqa: E402
 from vision.pipeline import read_board  # noqa: E402
 from vision.reading import BLANK, EMPTY, STAR, board_char  # noqa: E402
@@ -59,6 +62,7 @@ def main() -> None:
     classifier = CellClassifier()
     tally: collections.Counter[str] = collections.Counter()
     wrong: collections.Counter[str] = collections.Counter()
+    gaps: list[float] = []
     for i in range(args.photos):
         seed = args.first + i
         rng = np.random.default_rng(seed)
@@ -83,12 +87,18 @@ def main() -> None:
             for r, line in enumerate(truth)
         )
         weighed = with_known_letters(reading, known)
+        near = similarities(reading, known)
         for r, c in sorted(doubtful):
             best = reading.classes[r][c]
             if best in {EMPTY, BLANK, STAR} or truth[r][c] == ".":
                 continue
             tally["doubtful letters"] += 1
             want = truth[r][c]
+            alike = {board_char(label): value for label, value in near.get((r, c), {}).items()}
+            for label, _ in reading.top3[r][c]:
+                other = board_char(label)
+                if other != want and want in alike and other in alike:
+                    gaps.append(alike[want] - alike[other])
             after = dict(weighed.top3[r][c])
             before = dict(reading.top3[r][c])
             right = {label for label in after if board_char(label) == want}
@@ -105,6 +115,20 @@ def main() -> None:
     )
     if wrong:
         print("  made sure wrongly: " + ", ".join(f"{k} ×{n}" for k, n in wrong.most_common()))
+    print(
+        f"  letter pairs: {len(gaps)}, nearer the wrong letter's known tiles "
+        f"{sum(g <= 0 for g in gaps)}; logistic scale on the gap {_logistic_scale(gaps):.0f}"
+    )
+
+
+def _logistic_scale(gaps: list[float]) -> float:
+    """The k of the likeliest P(the true letter) = 1 / (1 + exp(-k · gap)), on a grid."""
+    if not gaps:
+        return float("nan")
+    values = np.asarray(gaps)
+    scales = np.arange(1.0, 201.0)
+    likelihood = [-np.logaddexp(0.0, -k * values).sum() for k in scales]
+    return float(scales[int(np.argmax(likelihood))])
 
 
 if __name__ == "__main__":
