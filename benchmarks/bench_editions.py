@@ -6,7 +6,8 @@ holding a random set of tiles drawn from the variant's own bag (so never more bl
 has). Prints, per edition kind, per variant and in all: cells right, tiles right, empty squares
 read as tiles, tiles read as empty, boards exact, grids found and grids wrong (a corner off by
 over half a cell); then the commonest misreads (the square's truth -> what was read, `.` an
-empty square), per edition kind, or only of `--confusions KIND`.
+empty square), per edition kind, or only of `--confusions KIND`; last, the seed of each photo
+whose grid was not found or wrong.
 
 Run: python benchmarks/bench_editions.py [--photos N] [--first SEED] [--variants en,ru,erudit]
          [--grid-only] [--confusions KIND]
@@ -76,6 +77,7 @@ def main() -> None:
     totals: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     by_variant: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     misreads: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    missed: list[str] = []  # the seeds of the grids not found or wrong, to look at one by one
     started = time.perf_counter()
     for i in range(args.photos):
         seed = args.first + i
@@ -102,6 +104,7 @@ def main() -> None:
         except BoardNotFound:
             totals[kind]["not found"] += 1
             by_variant[variant.name]["not found"] += 1
+            missed.append(f"{seed} ({kind}, {variant.name}): not found")
             continue
         cell = float(np.linalg.norm(corners[1] - corners[0])) / GRID
         # The reading's corners follow the board, as the renderer's do; the located grid's are
@@ -113,6 +116,7 @@ def main() -> None:
         if error > 0.5 * cell:
             totals[kind]["wrong grid"] += 1
             by_variant[variant.name]["wrong grid"] += 1
+            missed.append(f"{seed} ({kind}, {variant.name}): wrong by {error / cell:.1f} cells")
             continue
         if args.grid_only:
             continue
@@ -155,6 +159,8 @@ def main() -> None:
         if args.confusions in (None, kind):
             listed = ", ".join(f"{pair} {n}" for pair, n in counts.most_common(30))
             print(f"{kind:>10} misreads: {listed}")
+    for line in missed:
+        print(f"  grid {line}")
     if locate_ms:
         print(f"locate CPU ms: median {np.median(locate_ms):.0f}, max {max(locate_ms):.0f}")
     print(f"{time.perf_counter() - started:.0f} s")
