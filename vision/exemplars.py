@@ -59,17 +59,17 @@ def with_known_letters(reading: BoardReading, known: Board) -> BoardReading:
     """`reading` with its doubtful letters weighed against the known tiles of the same photo
     (see the module's docstring); `reading` itself where it has no features, the known board
     no tile read as its letter, or nothing changes."""
-    near = similarities(reading, known)
-    if not near:
+    changed = {}
+    for (r, c), alike in similarities(reading, known).items():
+        weighed = _weighed(list(reading.top3[r][c]), alike)
+        if weighed is not None:
+            changed[r, c] = weighed
+    if not changed:
         return reading
     confidence = [list(line) for line in reading.confidence]
     top3 = [list(line) for line in reading.top3]
-    for (r, c), alike in near.items():
-        weighed = _weighed(list(reading.top3[r][c]), alike)
-        if weighed is not None:
-            top3[r][c], confidence[r][c] = weighed, weighed[0][1]
-    if top3 == reading.top3:
-        return reading
+    for (r, c), weighed in changed.items():
+        top3[r][c], confidence[r][c] = weighed, weighed[0][1]
     return dataclasses.replace(reading, confidence=confidence, top3=top3)
 
 
@@ -78,7 +78,7 @@ def similarities(reading: BoardReading, known: Board) -> dict[tuple[int, int], d
     tracker takes as read), the cosine similarity of its features with the mean features of
     each letter class's known tiles read as it with confidence (`SURE`) in the same photo.
     Empty where the reading has no features or fewer than two letters have known tiles."""
-    given = getattr(reading, "features", None)
+    given = getattr(reading, "features", None)  # readings from elsewhere may carry none
     if given is None or known.tile_count() == 0:
         return {}
     quarter_turns = align(known, reading)[0]
