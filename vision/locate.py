@@ -35,7 +35,8 @@
    A line fit where the premium squares do not show (the layout explains no more of the colours
    there than with the grid a cell or two away: rows fitted to the stripes of wood grain, a
    grid on a patch of the board) stands only where 5. finds no grid, by lines or by the
-   premium squares alone.
+   premium squares alone; a weak line fit (`_WEAK_LINES`) that its premium squares hardly
+   place (under half `MIN_MARGIN`) does not stand at all: neither lines nor squares vouch for it.
 5. Boards without visible lines, and line fits not taken. When the layout is known, the grid is
    sought from its premium squares (`vision.premium_grid.premium_grids`): inside each candidate
    outline, the inset (the frame) at which squares of one premium kind look most alike; from
@@ -68,7 +69,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.premium_fit import finish, premium_fit, premium_rounds
+from vision.premium_fit import MIN_MARGIN, finish, premium_fit, premium_rounds
 from vision.premium_grid import DOUBTFUL, premium_grids, premium_shift
 from vision.pyramid import Pyramid, canonical_grid
 from vision.pyramid import warp as _warp
@@ -106,6 +107,13 @@ _MAX_DISAGREEMENT = 0.4
 # lines (a cell, where blue tiles pass for blue premium squares) and explained at most 0.27
 # times that share more there.
 _OVERRULE = 0.4
+# A line fit this weak (quality) stands only where its premium squares confirm it: the layout
+# explains more of the colours there than a cell or two away by at least this share of
+# `MIN_MARGIN`. Two wrong grids of held-out wood-print boards (a skewed fit taking in the black
+# frame, 1.6 cells off; rows fitted to wood grain, 2.7 cells off) fit at 0.38 and 0.59 with
+# margins 0.020 and 0.002; correct fits with margins under 0.025 fit at 0.63-0.99.
+_WEAK_LINES = 0.6
+_CONFIRMED = 0.5
 _GLANCE = 0.25  # cells a first round of the block fit must move a corner to look further
 # Outlines, best first by their premium squares, that the premium squares alone may start from.
 _PREMIUM_STARTS = 3
@@ -301,6 +309,11 @@ def _settled(
             f"no {rows}x{cols} board grid found (its premium squares do not show at the grid "
             "fitted to its lines)",
             (quality, corners),
+        )
+    if quality < _WEAK_LINES and glance.margin < _CONFIRMED * MIN_MARGIN:
+        raise BoardNotFound(
+            f"no {rows}x{cols} board grid found (the grid fitted to its lines is weak and its "
+            "premium squares hardly tell it from the grid a cell or two away)"
         )
     if glance.proposed > _GLANCE:
         check = finish(fits, glance)
