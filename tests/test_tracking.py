@@ -460,6 +460,19 @@ def test_no_legal_play_asks_about_the_squares_that_break_it() -> None:
     assert _asked(Board.empty(), board((7, 8, "ОТ", True))) == {"H8": (".",)}
 
 
+def test_a_sure_blank_off_the_play_that_no_legal_move_holds_is_an_empty_square() -> None:
+    # An empty square read as a blank with confidence (a premium square's print), beside a known
+    # tile but off the line of the play: no move is legal with it, so it is taken for no tile.
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т"), (8, 5): Tile("?", True)})
+    result = track(SLOVO, reading_of(after), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "КОТ"
+    assert result.board is not None and result.board.get(8, 5) is None
+    # A blank a person put there is a tile: the play that leaves it out of line is refused.
+    result = track(SLOVO, reading_of(after), RU, dictionary_for(RU), labels=False)
+    assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
+
+
 def test_a_lone_sure_tile_on_a_premium_square_is_taken_for_its_label() -> None:
     # A printed "3" on A1 read as a sure Ъ, touching nothing: no legal move holds it, so the
     # play is recorded without it and nothing is asked.
