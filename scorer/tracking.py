@@ -385,7 +385,9 @@ def track(
     confidence, and letters the set has run out of, are settled when exactly one choice makes a
     legal play whose words can be valid (and the photo reads no choice the dictionary ruled out
     as far likelier: `Thresholds.unlisted`), or when only one choice is legal at all and no word
-    the dictionary lacks runs through a doubtful tile.
+    the dictionary lacks runs through a doubtful tile. Where no move is legal with the new
+    blanks read with confidence, they may be empty squares too (with `labels`): a plain blank is
+    what an empty square looks most like.
     """
     try:
         rotation, grid, seen = align(known, reading)
