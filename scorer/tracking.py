@@ -545,13 +545,8 @@ def track(
 
     # Every way to fill the uncertain cells that gives a legal move whose words can be valid.
     filled = _fillings(known, base, choices, squares, new_squares, variant, last_play, dictionary)
-    if filled is None:
-        return _review(
-            choices, "too many uncertain cells to settle", rotation, misreads, read_board
-        )
-    legal, outcomes = filled
     strays = [s for s in sorted(new_squares) if labels and settled[s].char == UNKNOWN_BLANK]
-    if not legal and strays:
+    if filled is not None and not filled[0] and strays:
         # A plain blank is what an empty square looks most like, and a premium square's print
         # can look like a blank with confidence (0.97 on a held-out edition, beside a play of
         # seven sure letters in another column): where no move is legal with them, the new
@@ -562,11 +557,11 @@ def track(
         filled = _fillings(
             known, base, choices, squares, new_squares, variant, last_play, dictionary
         )
-        if filled is None:
-            return _review(
-                choices, "too many uncertain cells to settle", rotation, misreads, read_board
-            )
-        legal, outcomes = filled
+    if filled is None:
+        return _review(
+            choices, "too many uncertain cells to settle", rotation, misreads, read_board
+        )
+    legal, outcomes = filled
     if not outcomes and len(legal) > 1:
         # A word the dictionary lacks that every legal reading makes alike, the same letters on
         # the same squares (OMA beside a doubtful B/R: BARN and JOB, or RARN and JOR), tells none
