@@ -25,6 +25,7 @@ from training.render import (
     scrabble_style,
 )
 from training.table_frames import Glare, Shot, TableScene
+from vision import locate
 from vision.decode import decode_photo
 from vision.locate import BoardNotFound, _opened, locate_grid
 from vision.pipeline import locate_photo
@@ -135,6 +136,38 @@ def test_board_found_with_perspective_and_size(
     photo, truth = board_photo(seed=seed, quarter_turns=seed % 4, tilt=tilt, fill=fill, dark=dark)
     found = locate_grid(photo, 15, 15, LAYOUT)
     assert corner_error_cells(found.corners, truth) < 0.1
+
+
+def test_a_board_the_first_look_finds_needs_no_other_mask(monkeypatch) -> None:
+    # A board apart from the table by its light, with clear lines: the first look's masks
+    # find it, and the other masks are never computed.
+    def refused(*args: object) -> list[np.ndarray]:
+        raise AssertionError("the first look should have found this grid")
+
+    monkeypatch.setattr(locate, "_more_masks", refused)
+    photo, truth = board_photo(seed=11, quarter_turns=3, tilt=0.1, fill=0.95, dark=False)
+    found = locate_grid(photo, 15, 15, LAYOUT)
+    assert corner_error_cells(found.corners, truth) < 0.1
+
+
+def test_the_whole_search_runs_where_the_first_look_takes_no_grid(monkeypatch) -> None:
+    # No lines to fit: the first look finds no grid that fits well, and the other masks'
+    # outlines and the premium squares find it.
+    computed = []
+    more_masks = locate._more_masks
+
+    def counted(*args: np.ndarray) -> list[np.ndarray]:
+        computed.append(True)
+        return more_masks(*args)
+
+    monkeypatch.setattr(locate, "_more_masks", counted)
+    rng = np.random.default_rng(2)
+    style = dataclasses.replace(heldout_edition(rng, "wood_print"), line_width=0.0)
+    rows = random_rows(rng, load_variant("en").alphabet, 0.1)
+    photo, truth, _ = render_board_photo(rows, "en", style, 2, (960, 720))
+    found = locate_grid(photo, 15, 15, LAYOUT)
+    assert computed
+    assert corner_error_cells(found.corners, truth) < 0.25
 
 
 def test_grid_filling_the_whole_photo_is_found() -> None:

@@ -1,5 +1,15 @@
 """Find a board's playing grid in a photo: four corners of the cell area and a fit quality.
 
+0. A first look. Most photos show the board apart from the table by its light or its lines
+   alone: the candidates of three masks (Otsu light and dark, dark lines; 1.) are searched by
+   their lines first (2. and 3.), and a grid that fits well (`_GOOD_ENOUGH`) and passes the
+   checks of 4. is taken without computing the other masks. Otherwise the whole search below
+   runs, reusing the warps, refinements and checks the first look computed. Measured against
+   the whole search alone: the first look took the grid on 215 of bench_editions' 400 held-out
+   photos and on 307 of bench_locate's 400 renders, never where the whole search finds none,
+   within 0.18 of a cell of the whole search's grid, at the same mean corner error (0.047 and
+   0.051 of a cell against 0.048 and 0.051); the median time to locate fell by a fifth to
+   two fifths.
 1. Candidates. Quadrilaterals that may hold the grid: the whole frame, and the outlines of large
    regions of several masks (Otsu light/dark, dark lines, edges, edge density, saturation). Each
    outline gives two quadrilaterals: its convex hull simplified to four corners, and the lines
@@ -63,8 +73,9 @@ calibrated editions, photos without a board, and the real photos in ../shared).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -73,6 +84,8 @@ from vision.premium_fit import MIN_MARGIN, finish, premium_fit, premium_rounds
 from vision.premium_grid import DOUBTFUL, premium_grids, premium_shift
 from vision.pyramid import Pyramid, canonical_grid
 from vision.pyramid import warp as _warp
+
+T = TypeVar("T")
 
 WORK_LONG_SIDE = 1100  # px: locating needs a few px per grid line, not the full photo
 _CANDIDATE_SIDE = 360  # px: square warp used to score a candidate quadrilateral
@@ -178,11 +191,27 @@ def locate_grid(
     gray = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
     work, levels = Pyramid(gray), Pyramid(colour)
     seen = None if layout is None else np.array([list(line) for line in layout])
-    masks = _masks(colour, gray)
+    blurred = cv2.GaussianBlur(gray, (5, 5), 0)
+    masks = _first_masks(blurred)
     closings: dict[int, list[np.ndarray]] = {}
+    memo: dict[bytes, object] = {}
+    found = _first_look(
+        colour,
+        levels,
+        work,
+        _candidate_quads(masks, colour.shape[:2], closings),
+        rows,
+        cols,
+        seen,
+        memo,
+    )
+    if found is not None:
+        quality, corners = found
+        return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+    masks += _more_masks(colour, blurred, masks)
     candidates = _candidate_quads(masks, colour.shape[:2], closings)
     try:
-        quality, corners = _search(colour, levels, work, candidates, rows, cols, seen)
+        quality, corners = _search(colour, levels, work, candidates, rows, cols, seen, memo)
     except BoardNotFound as refusal:
         # A second look at the masks (6. above), where only lines settle a grid.
         inner = _candidate_quads(masks, colour.shape[:2], closings, second=True, known=candidates)
@@ -190,7 +219,7 @@ def locate_grid(
             raise
         try:
             quality, corners = _search(
-                colour, levels, work, inner, rows, cols, seen, premium_only=False
+                colour, levels, work, inner, rows, cols, seen, memo, premium_only=False
             )
         except BoardNotFound:
             raise refusal from None
@@ -205,16 +234,17 @@ def _search(
     rows: int,
     cols: int,
     seen: np.ndarray | None,
+    memo: dict[bytes, object],
     premium_only: bool = True,
 ) -> tuple[float, np.ndarray]:
     """(quality, corners) of the grid found from these candidate quadrilaterals, by its lines
     and then by its premium squares (2. to 5. above), by the premium squares alone only with
-    `premium_only`; raises `BoardNotFound`."""
+    `premium_only`; raises `BoardNotFound`. `memo` keeps what the first look computed."""
     best: tuple[float, np.ndarray] | None = None
-    warped = [_candidate(work, quad, rows, cols) for quad in candidates]
+    warped = [_candidate(work, quad, rows, cols, memo) for quad in candidates]
     # The plain energy's combs only when the capped energy's give no grid (see 2. above).
     for capped in (True, False):
-        fit = _best_refined(work, warped, rows, cols, capped)
+        fit = _best_refined(work, warped, rows, cols, capped, memo)
         if fit is not None and (best is None or fit[0] > best[0]):
             best = fit
         if best is not None and best[0] >= MIN_QUALITY:
@@ -226,7 +256,11 @@ def _search(
     standing = None
     if best is not None and quality >= MIN_QUALITY:
         try:
-            return _settled(colour, levels, work, best, rows, cols, seen)
+            return _memoised(
+                memo,
+                b"settled" + best[1].tobytes(),
+                lambda: _settled(colour, levels, work, best, rows, cols, seen),
+            )
         except BoardNotFound as exc:
             # The line fit sat on something else (a cell off, wood grain, another grid-like
             # region): the premium squares may still find the grid.
@@ -241,6 +275,46 @@ def _search(
     if standing is not None:
         return standing
     raise refusal
+
+
+def _first_look(
+    colour: np.ndarray,
+    levels: Pyramid,
+    work: Pyramid,
+    candidates: list[np.ndarray],
+    rows: int,
+    cols: int,
+    seen: np.ndarray | None,
+    memo: dict[bytes, object],
+) -> tuple[float, np.ndarray] | None:
+    """(quality, corners) of a grid that fits well by its lines (`_GOOD_ENOUGH`) from the
+    first look's candidates, checked by its premium squares as any line fit, or None (0.
+    above)."""
+    warped = [_candidate(work, quad, rows, cols, memo) for quad in candidates]
+    fit = _best_refined(work, warped, rows, cols, True, memo)
+    if fit is None or fit[0] < _GOOD_ENOUGH:
+        return None
+    try:
+        return _memoised(
+            memo,
+            b"settled" + fit[1].tobytes(),
+            lambda: _settled(colour, levels, work, fit, rows, cols, seen),
+        )
+    except BoardNotFound:
+        return None
+
+
+def _memoised(memo: dict[bytes, object], key: bytes, compute: Callable[[], T]) -> T:
+    """`compute()`, or what it returned or raised (`BoardNotFound`) for `key` before."""
+    if key not in memo:
+        try:
+            memo[key] = (True, compute())
+        except BoardNotFound as exc:
+            memo[key] = (False, exc)
+    done, value = memo[key]  # type: ignore[misc]
+    if not done:
+        raise value
+    return value
 
 
 def _lineless(
@@ -328,10 +402,15 @@ def _settled(
 
 
 def _best_refined(
-    work: Pyramid, candidates: list[_Candidate], rows: int, cols: int, capped: bool
+    work: Pyramid,
+    candidates: list[_Candidate],
+    rows: int,
+    cols: int,
+    capped: bool,
+    memo: dict[bytes, object],
 ) -> tuple[float, np.ndarray] | None:
     """The best (quality, corners) refined from the coarse grids of the best-scoring candidates,
-    or None; `capped` caps the energy the combs are fitted to."""
+    or None; `capped` caps the energy the combs are fitted to; `memo` keeps the refinements."""
     scored = sorted(
         (_coarse_grid(candidate, rows, cols, capped) for candidate in candidates),
         key=lambda item: -item[1],
@@ -340,7 +419,10 @@ def _best_refined(
     for grid, _ in scored[:_REFINED_CANDIDATES]:
         if grid is None:
             continue
-        refined = _refine(work, grid, rows, cols)
+        key = b"refined" + grid.tobytes()
+        if key not in memo:
+            memo[key] = _refine(work, grid, rows, cols)
+        refined = memo[key]
         if refined is None:
             continue
         if best is not None and _same_grid(refined[1], best[1], rows, cols):
@@ -437,21 +519,25 @@ def _quad_from_sides(contour: np.ndarray) -> np.ndarray | None:
     return quad if _plausible(quad) else None
 
 
-def _masks(work: np.ndarray, gray: np.ndarray) -> list[np.ndarray]:
-    """Binary masks whose large regions may be the board or its grid: Otsu light and dark, dark
-    lines, edges, edge density, saturation, and the Otsu regions filled and opened wide (`work`
-    the colour working image, `gray` its grey)."""
-    h, w = work.shape[:2]
-    gray = cv2.GaussianBlur(gray, (5, 5), 0)
-    masks = []
-    _, otsu = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    masks += [otsu, 255 - otsu]
+def _first_masks(blurred: np.ndarray) -> list[np.ndarray]:
+    """The first look's masks (0. above): Otsu light and dark, and dark lines, of the blurred
+    grey working image."""
+    h, w = blurred.shape[:2]
+    _, otsu = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     block = (max(h, w) // 24) | 1
     dark_lines = cv2.adaptiveThreshold(
-        gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 8
+        blurred, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 8
     )
-    masks.append(dark_lines)
-    edges = cv2.Canny(gray, 40, 120)
+    return [otsu, 255 - otsu, dark_lines]
+
+
+def _more_masks(work: np.ndarray, blurred: np.ndarray, first: list[np.ndarray]) -> list[np.ndarray]:
+    """The other masks whose large regions may be the board or its grid: edges, edge density,
+    saturation, and the Otsu regions filled and opened wide (`work` the colour working image,
+    `blurred` its grey blurred, `first` the first look's masks)."""
+    h, w = work.shape[:2]
+    masks = []
+    edges = cv2.Canny(blurred, 40, 120)
     masks.append(cv2.dilate(edges, np.ones((5, 5), np.uint8)))
     # A grid (lines, tiles, labels) is dense in edges at the scale of a few cells; a table,
     # a wall or a rack is sparser or smaller.
@@ -465,7 +551,7 @@ def _masks(work: np.ndarray, gray: np.ndarray) -> list[np.ndarray]:
     # Something of the board's colour lying against it (a bar, a box lid, a hand) merges with
     # its outline; opened with a kernel wider than such things are, the board stands alone.
     # Holes (tiles, labels) are filled first, or the opening would take the board apart.
-    for mask in (otsu, 255 - otsu):
+    for mask in first[:2]:
         outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         filled = cv2.drawContours(np.zeros_like(mask), outlines, -1, 255, cv2.FILLED)
         masks.append(_opened(filled, max(h, w) // _OPEN_SHARE))
@@ -497,7 +583,8 @@ def _candidate_quads(
     """Quadrilaterals that may hold the grid: the frame itself and the outlines of the masks'
     large regions; for a `second` look (6. above), the outlines of their large holes and of the
     regions closed wider instead, leaving out those near `known` ones. `closings` keeps the
-    masks closed by each kernel side, which both looks close by 7 px."""
+    masks closed by each kernel side, which both looks close by 7 px (masks appended to
+    `masks` later are closed when they come)."""
     h, w = shape
     frame = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64)
     quads = [] if second else [frame]
@@ -508,9 +595,9 @@ def _candidate_quads(
         else [(7, False, True)]
     )
     for side, _, _ in looks:
-        if side not in closings:
-            kernel = np.ones((side, side), np.uint8)
-            closings[side] = [cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel) for mask in masks]
+        kernel = np.ones((side, side), np.uint8)
+        closed = closings.setdefault(side, [])
+        closed += [cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel) for mask in masks[len(closed) :]]
     found: list[tuple[float, np.ndarray]] = []
     for index in range(len(masks)):
         for side, holes, outer in looks:
@@ -608,11 +695,22 @@ class _Candidate:
 
     to_square: np.ndarray
     profiles: dict[bool, tuple[np.ndarray, np.ndarray]]
+    # Its coarse grids (`_coarse_grid`), once for each kind of energy.
+    coarse: dict[bool, tuple[np.ndarray | None, float]] = field(default_factory=dict)
 
 
-def _candidate(work: Pyramid, quad: np.ndarray, rows: int, cols: int) -> _Candidate:
+def _candidate(
+    work: Pyramid, quad: np.ndarray, rows: int, cols: int, memo: dict[bytes, object]
+) -> _Candidate:
     """Warp a candidate to a square and sum its gradient energy along each axis, once for the
-    combs of both kinds of energy."""
+    combs of both kinds of energy, and once for the first look and the search (`memo`)."""
+    key = b"candidate" + quad.tobytes()
+    if key not in memo:
+        memo[key] = _warped_candidate(work, quad, rows, cols)
+    return memo[key]  # type: ignore[return-value]
+
+
+def _warped_candidate(work: Pyramid, quad: np.ndarray, rows: int, cols: int) -> _Candidate:
     side = _CANDIDATE_SIDE
     # A border of half a cell around the candidate: a candidate that is the grid's own outline
     # (a frame in another colour) must show its outer lines whole, with room for the comb.
@@ -635,6 +733,15 @@ def _coarse_grid(
     """Find a candidate's grid lines by comb fitting (to the gradient energy, capped as the
     refinement's when `capped`), return the grid's corners in working-image pixels and the fit
     contrast (lower of the two axes)."""
+    if capped not in candidate.coarse:
+        candidate.coarse[capped] = _comb_grid(candidate, rows, cols, capped)
+    return candidate.coarse[capped]
+
+
+def _comb_grid(
+    candidate: _Candidate, rows: int, cols: int, capped: bool
+) -> tuple[np.ndarray | None, float]:
+    """`_coarse_grid`, computed."""
     side = _CANDIDATE_SIDE
     fits = []
     for energy, lines in zip(candidate.profiles[capped], (cols + 1, rows + 1), strict=True):
