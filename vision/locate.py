@@ -256,11 +256,7 @@ def _search(
     standing = None
     if best is not None and quality >= MIN_QUALITY:
         try:
-            return _memoised(
-                memo,
-                b"settled" + best[1].tobytes(),
-                lambda: _settled(colour, levels, work, best, rows, cols, seen),
-            )
+            return _settled_once(colour, levels, work, best, rows, cols, seen, memo)
         except BoardNotFound as exc:
             # The line fit sat on something else (a cell off, wood grain, another grid-like
             # region): the premium squares may still find the grid.
@@ -295,13 +291,27 @@ def _first_look(
     if fit is None or fit[0] < _GOOD_ENOUGH:
         return None
     try:
-        return _memoised(
-            memo,
-            b"settled" + fit[1].tobytes(),
-            lambda: _settled(colour, levels, work, fit, rows, cols, seen),
-        )
+        return _settled_once(colour, levels, work, fit, rows, cols, seen, memo)
     except BoardNotFound:
         return None
+
+
+def _settled_once(
+    colour: np.ndarray,
+    levels: Pyramid,
+    work: Pyramid,
+    fit: tuple[float, np.ndarray],
+    rows: int,
+    cols: int,
+    seen: np.ndarray | None,
+    memo: dict[bytes, object],
+) -> tuple[float, np.ndarray]:
+    """`_settled`, once per line fit for the first look and the search (`memo`)."""
+    return _memoised(
+        memo,
+        b"settled" + fit[1].tobytes(),
+        lambda: _settled(colour, levels, work, fit, rows, cols, seen),
+    )
 
 
 def _memoised(memo: dict[bytes, object], key: bytes, compute: Callable[[], T]) -> T:
@@ -419,10 +429,9 @@ def _best_refined(
     for grid, _ in scored[:_REFINED_CANDIDATES]:
         if grid is None:
             continue
-        key = b"refined" + grid.tobytes()
-        if key not in memo:
-            memo[key] = _refine(work, grid, rows, cols)
-        refined = memo[key]
+        refined = _memoised(
+            memo, b"refined" + grid.tobytes(), lambda grid=grid: _refine(work, grid, rows, cols)
+        )
         if refined is None:
             continue
         if best is not None and _same_grid(refined[1], best[1], rows, cols):
@@ -704,10 +713,9 @@ def _candidate(
 ) -> _Candidate:
     """Warp a candidate to a square and sum its gradient energy along each axis, once for the
     combs of both kinds of energy, and once for the first look and the search (`memo`)."""
-    key = b"candidate" + quad.tobytes()
-    if key not in memo:
-        memo[key] = _warped_candidate(work, quad, rows, cols)
-    return memo[key]  # type: ignore[return-value]
+    return _memoised(
+        memo, b"candidate" + quad.tobytes(), lambda: _warped_candidate(work, quad, rows, cols)
+    )
 
 
 def _warped_candidate(work: Pyramid, quad: np.ndarray, rows: int, cols: int) -> _Candidate:
