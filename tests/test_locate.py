@@ -515,7 +515,9 @@ def test_second_look_takes_no_grid_from_the_premium_squares_alone(number: int) -
         found, _ = locate_photo(image, variant)
     except BoardNotFound:
         return  # the looker keeps the grid it had
-    assert corner_error_cells(found.corners, scene.grid_corners(view)) < 0.25
+    # What may be found is the faint lines' fit under the lamp: 0.22 to 0.25 of a cell off
+    # (frame 176, from the candidates' or the grid-area net's start), never 0.7.
+    assert corner_error_cells(found.corners, scene.grid_corners(view)) < 0.3
 
 
 @pytest.mark.parametrize("name", ["noise", "wall", "blank page", "face", "chessboard"])
