@@ -173,7 +173,6 @@ def train(
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps)
     loss_of = nn.BCEWithLogitsLoss()
     started = time.time()
-    step = 0
     for epoch in range(epochs):
         order = rng.permutation(len(inputs))
         net.train()
@@ -188,7 +187,6 @@ def train(
             optimiser.step()
             schedule.step()
             total += float(loss.detach()) * batch
-            step += 1
         print(
             f"epoch {epoch + 1}/{epochs}: loss {total / (len(order) // batch * batch):.4f}, "
             f"{time.time() - started:.0f} s",
@@ -272,7 +270,7 @@ def real_agreement(shared: Path) -> dict[str, float] | None:
     within half a cell, and the median distance in cells."""
     from training.dataset import real_board_photos
     from vision.decode import decode_photo
-    from vision.locate import WORK_LONG_SIDE, _working_image
+    from vision.locate import _working_image
     from vision.pipeline import locate_photo
 
     photos = real_board_photos(shared)
@@ -289,7 +287,6 @@ def real_agreement(shared: Path) -> dict[str, float] | None:
         mask = grid_mask(small, None)
         _, error = corner_errors([mask], located[None], small.shape[:2])
         errors.append(error[0])
-    assert WORK_LONG_SIDE > INPUT_LONG_SIDE
     values = np.array(errors)
     return {
         "photos": len(values),

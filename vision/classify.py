@@ -272,7 +272,9 @@ def read_cells(
     return [cells[r * preds.cols : (r + 1) * preds.cols] for r in range(preds.rows)]
 
 
-def _model_bytes(path: str | None, name: str) -> bytes:
+def model_bytes(path: str | None, name: str) -> bytes:
+    """The bytes of the ONNX file `path`, or of the shipped model `name` when `path` is None
+    (raises `FileNotFoundError` where it is not installed)."""
     if path is not None:
         return Path(path).read_bytes()
     try:
@@ -294,7 +296,7 @@ def _session(path: str | None, name: str, threads: int):  # noqa: ANN202 - onnxr
     # left by one slowed the other's small batches twofold.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     session = ort.InferenceSession(
-        _model_bytes(path, name), options, providers=["CPUExecutionProvider"]
+        model_bytes(path, name), options, providers=["CPUExecutionProvider"]
     )
     classes = session.get_modelmeta().custom_metadata_map.get("classes", "[]")
     if json.loads(classes) != list(VISUAL_CLASSES):

@@ -13,11 +13,12 @@ locator does without it.
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.classify import model_bytes
 
 INPUT_LONG_SIDE = 256
 OUTPUT_STRIDE = 2
@@ -39,11 +40,9 @@ def network_input(image: np.ndarray) -> np.ndarray:
 def _shipped() -> bytes | None:
     """The shipped model's bytes, or None where it is not installed."""
     try:
-        packaged = resources.files("vision.models").joinpath(MODEL_FILE)
-    except ModuleNotFoundError:
-        # Running from a source checkout: `vision.models` is the top-level models/ folder.
-        packaged = Path(__file__).resolve().parents[1] / "models" / MODEL_FILE
-    return packaged.read_bytes() if packaged.is_file() else None
+        return model_bytes(None, MODEL_FILE)
+    except FileNotFoundError:
+        return None
 
 
 @cache

@@ -14,8 +14,8 @@
    regions of several masks (Otsu light/dark, dark lines, edges, edge density, saturation). Each
    outline gives two quadrilaterals: its convex hull simplified to four corners, and the lines
    through its four longest straight runs, which stays right when something touching the board
-   (a cup, a hand, a box lid of the same colour) merges with its outline. And, first among
-   them, the outline of the region a small learned net marks as the grid (`vision.grid_area`):
+   (a cup, a hand, a box lid of the same colour) merges with its outline. And the outline of
+   the region a small learned net marks as the grid (`vision.grid_area`):
    by the squares' pattern rather than one colour, it outlines wood-print boards and frames of
    the table's colour that no mask parts from their surroundings. Its outline is only where
    the premium squares alone may place the grid (5.): among the line fits' starts it changed
@@ -227,9 +227,7 @@ def locate_grid(
     masks += _more_masks(colour, blurred, masks)
     candidates = _candidate_quads(masks, colour.shape[:2], closings)
     try:
-        quality, corners = _search(
-            colour, levels, work, candidates, rows, cols, seen, memo, learned=True
-        )
+        quality, corners = _search(colour, levels, work, candidates, rows, cols, seen, memo)
     except BoardNotFound as refusal:
         # A second look at the masks (6. above), where only lines settle a grid.
         inner = _candidate_quads(masks, colour.shape[:2], closings, second=True, known=candidates)
@@ -254,14 +252,12 @@ def _search(
     seen: np.ndarray | None,
     memo: dict[bytes, object],
     premium_only: bool = True,
-    learned: bool = False,
 ) -> tuple[float, np.ndarray]:
     """(quality, corners) of the grid found from these candidate quadrilaterals, by its lines
     and then by its premium squares (2. to 5. above), by the premium squares alone only with
-    `premium_only`; raises `BoardNotFound`. `memo` keeps what the first look computed. With
-    `learned`, the grid-area net's outlines (`_learned_quads`) are candidates too, for the
-    premium squares' search only: among the line fits' starts they changed which of two
-    converging fits ended the refinement, for no grid more."""
+    `premium_only`; raises `BoardNotFound`. `memo` keeps what the first look computed. Where
+    the premium squares alone may place the grid, the grid-area net's outlines
+    (`_learned_quads`, 1. above) are where they may place it too."""
     best: tuple[float, np.ndarray] | None = None
     warped = [_candidate(work, quad, rows, cols, memo) for quad in candidates]
     # The plain energy's combs only when the capped energy's give no grid (see 2. above).
@@ -287,7 +283,7 @@ def _search(
                 standing = exc.fit
     if seen is not None:
         alone = premium_only and (standing is None or isinstance(refusal, _Unplaced))
-        nets = _learned_quads(colour) if learned else []
+        nets = _learned_quads(colour) if alone else []
         found = _lineless(colour, levels, work, candidates, rows, cols, seen, alone, nets)
         if found is not None:
             return found
