@@ -10,6 +10,8 @@ Hand-written: no library scores a lattice by which of its cells share a colour.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -29,6 +31,8 @@ _PREMIUM_DOUBT = 1.5
 _PREMIUM_SEARCH_SIDE = 240
 _PREMIUM_MAX_INSET = 0.1
 _PREMIUM_STEPS = 41
+# The even insets are searched at every other step first, and beside the best few of those.
+_COARSE_PEAKS = 3
 # Then each side alone, up to this fraction either way, in this many steps each way.
 _PREMIUM_FINE = 0.02
 _PREMIUM_FINE_STEPS = 5
@@ -130,9 +134,7 @@ def premium_grids(
             flat = spread < _PREMIUM_MIN_SPREAD * rows * cols * 3
             return np.where(flat, 0.0, 1.0 - within / (spread + 1e-6))
 
-        scores = explained(even, even)
-        i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
-        ys, xs = even[i], even[j]
+        ys, xs = _best_even_inset(explained, even)
         for _ in range(2):
             # Each side on its own: frames are not always even, outlines not always exact.
             pairs = np.stack(np.meshgrid(fine, fine), axis=-1).reshape(-1, 2)
@@ -155,6 +157,31 @@ def premium_grids(
         back = cv2.perspectiveTransform(inner.reshape(1, 4, 2), np.linalg.inv(to_canon))
         grids.append((score, back.reshape(4, 2).astype(np.float64), quad))
     return sorted(grids, key=lambda grid: -grid[0])
+
+
+def _best_even_inset(
+    explained: Callable[[np.ndarray, np.ndarray], np.ndarray], even: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The (top, bottom) and (left, right) spans among `even` (insets the same on both sides)
+    at which `explained` is highest, found from every other inset first: the best few of those
+    (`_COARSE_PEAKS`), each with the insets beside it: 468 shares computed instead of 1681.
+    Explained shares change little from one inset to the next (a fortieth of a tenth of the
+    outline's side): on the outlines of bench_editions' 400 held-out photos this found the
+    whole search's best inset on 1058 of 1104, and the located grids moved by over 0.02 of a
+    cell on one photo (by 0.03), while locating took 22 % less CPU in all (p90 956 -> 683 ms).
+    The best few, not the best one: the coarse best may lie on another hill than the whole
+    search's (from the best alone, held-out photo 7000358 was placed a cell off)."""
+    coarse = explained(even[::2], even[::2])
+    best, spans = -np.inf, (even[0], even[0])
+    for flat in np.argsort(-coarse, axis=None, kind="stable")[:_COARSE_PEAKS]:
+        i, j = np.unravel_index(int(flat), coarse.shape)
+        near_y = even[max(2 * i - 1, 0) : 2 * i + 2]
+        near_x = even[max(2 * j - 1, 0) : 2 * j + 2]
+        scores = explained(near_y, near_x)
+        k, m = np.unravel_index(int(np.argmax(scores)), scores.shape)
+        if scores[k, m] > best:
+            best, spans = float(scores[k, m]), (near_y[k], near_x[m])
+    return spans
 
 
 def _cell_windows(spans: np.ndarray, count: int, side: int) -> tuple[np.ndarray, np.ndarray]:
