@@ -6,7 +6,8 @@ fixed seed on the CPU, measures held-out renderer configurations and the real Э
 second-opinion model is the same training run for longer:
 `python -m training.train --out models/ --epochs 12 --model-file cells_second.onnx` writes
 models/cells_second.onnx and models/cells_second.md. The shipped pair was then fine-tuned to new
-classes (`--init`, `--focus-boards`, `--distill`): each card gives its commands.
+classes (`--init`, `--focus-boards`, `--distill`): each card gives its commands. The pipeline
+reads the int8 copies that `python -m training.quantize` then makes of both float models.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from training.dataset import (
     real_tile_crops,
 )
 from training.fonts import families
+from training.quantize import FLOAT_MODELS
 from training.render import HELDOUT_TILE_PALETTES
 from vision.classify import (
     BLANK,
@@ -407,9 +409,15 @@ def photos_section(photos: list[PhotoResult]) -> str:
     return "\n".join(lines)
 
 
+# The float models this script writes, first and second opinion; the pipeline reads their int8
+# copies (`MODEL_FILE`, `SECOND_MODEL_FILE`) that `training.quantize` makes of them.
+FIRST_FLOAT, SECOND_FLOAT = FLOAT_MODELS
+
+
 def card_name(model_file: str) -> str:
-    """The model card's file name for a model file: MODEL.md for the first model, else its stem."""
-    return "MODEL.md" if model_file == MODEL_FILE else f"{Path(model_file).stem}.md"
+    """The model card's file name for a float model file: MODEL.md for the first model, else
+    its stem (cells_second.md)."""
+    return "MODEL.md" if model_file == FIRST_FLOAT else f"{Path(model_file).stem}.md"
 
 
 def model_card(
@@ -453,9 +461,10 @@ def model_card(
         else "- Real tile crops: ../shared absent when this card was written; not measured."
     )
     pair = (
-        f"The pipeline reads every cell with `{MODEL_FILE}`; cells whose top class scores below\n"
-        f"{SECOND_BELOW:.0%} are read by `{SECOND_MODEL_FILE}` too (the same training for longer,\n"
-        f"described in `{card_name(SECOND_MODEL_FILE)}`), and the two models' probabilities are averaged; squares the\n"
+        f"The pipeline reads every cell with `{MODEL_FILE}` (the int8 copy of `{FIRST_FLOAT}`, made by\n"
+        f"`training.quantize`); cells whose top class scores below {SECOND_BELOW:.0%} are read by\n"
+        f"`{SECOND_MODEL_FILE}` too (the same training for longer, described in\n"
+        f"`{card_name(SECOND_FLOAT)}`), and the two models' probabilities are averaged; squares the\n"
         f"board-relative reading already calls empty at {SURELY_EMPTY:.0%} (`vision.pipeline.SURELY_EMPTY`) are not."
     )
     command = (
@@ -621,7 +630,7 @@ def main() -> None:
     parser.add_argument(
         "--init-commit",
         default="",
-        help="the commit whose models/MODEL_FILE is --init, for the model card",
+        help="the commit whose models/MODEL_FILE (the float model) is --init, for the model card",
     )
     parser.add_argument("--workers", type=int, default=2, help="processes rendering boards")
     parser.add_argument(
@@ -640,9 +649,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--model-file",
-        default=MODEL_FILE,
-        choices=(MODEL_FILE, SECOND_MODEL_FILE),
-        help="the model file to write in OUT, with its card (see card_name)",
+        default=FIRST_FLOAT,
+        choices=FLOAT_MODELS,
+        help="the float model file to write in OUT, with its card (see card_name)",
     )
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -708,7 +717,7 @@ def main() -> None:
         focused = build(eval_range, "heldout", args.workers, new)
         figures["new_letters"] = evaluate_letters(clf, focused, new)
     log(json.dumps(figures))
-    first, second = args.out / MODEL_FILE, args.out / SECOND_MODEL_FILE
+    first, second = args.out / FIRST_FLOAT, args.out / SECOND_FLOAT
     paired = first.exists() and second.exists()
     photos = read_real_photos(CellClassifier(first, second=second) if paired else clf)
     log(" ".join(f"{p.name}:{p.error or p.right}" for p in photos))
