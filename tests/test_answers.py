@@ -99,6 +99,26 @@ def test_an_answered_square_unlike_its_kind_in_this_photo_but_plainly_no_tile_st
         )
 
 
+def test_an_answered_square_whose_print_looks_like_a_tile_is_read_empty_as_a_doubt() -> None:
+    # An edition whose triple-word squares are cream insets printed "3", as cream as its tiles:
+    # A1, answered empty, is read a T at 0.42 in a later photo. It looks like its empty
+    # siblings and like the tiles too, so it is read empty only as a doubt (the words settle it,
+    # a play through it is asked about), with the letter still a candidate.
+    photo = looked(CAT, {"A1": [("T", 0.42), ("empty", 0.28), ("L", 0.08)]})
+    tile_like = [v + 3.0 for v in TILE]
+    for r, c in ((0, 0), (0, 7), (0, 14), (7, 0), (7, 14), (14, 0), (14, 7), (14, 14)):
+        photo.looks[r][c] = list(tile_like)
+    later = with_answers(photo, EMPTY_ROWS, LAYOUT, ["0,0"])
+    assert later.classes[0][0] == "empty" and later.confidence[0][0] == 0.9
+    assert [label for label, _ in later.top3[0][0]][:2] == ["empty", "T"]
+    assert later.confidence[0][0] < Thresholds().certain
+    # Not answered, or read a letter with confidence (a tile laid there since), it is as read.
+    assert with_answers(photo, EMPTY_ROWS, LAYOUT, ["0,14"]).classes[0][0] == "T"
+    sure = looked(CAT, {"A1": [("T", 0.97), ("empty", 0.02), ("L", 0.01)]})
+    sure.looks[0][0] = list(tile_like)
+    assert with_answers(sure, EMPTY_ROWS, LAYOUT, ["0,0"]).classes[0][0] == "T"
+
+
 def test_a_reading_without_looks_is_left_alone() -> None:
     plain = reading(CAT, A1_AS_Z)
     assert with_answers(plain, EMPTY_ROWS, LAYOUT, ["0,0"]) is plain

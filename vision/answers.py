@@ -7,7 +7,10 @@ not with the photo the answer was given on (the light, the pose and the focus ch
 photo to photo): the squares answered empty, and the squares read surely empty, give each
 premium kind its empty look in this photo (`vision.calibrate.like_answered`); a doubtful square
 of that kind that looks like them, and like no tile of the photo, is read empty. A tile laid on
-an answered square since looks like a tile, and is read as usual.
+an answered square since looks like a tile, and is read as usual. An answered square that looks
+like its kind's empty squares and like the photo's tiles as well (an edition whose premium
+squares are cream insets printed "2" and "3", on a board of cream tiles) is read empty only as
+a doubt: the words settle it, and a play that may run through it is asked about.
 
 The game's known board vouches for squares the same way (`with_vacancies`): one photo alone
 cannot tell a kind's empty look when the classifier is sure of none of its squares in that
@@ -67,8 +70,16 @@ def with_answers(
     # colour on it) stays empty while its colours are plainly no tile's (a tile laid on it since
     # looks like the others); as a doubt where a letter is read there with confidence.
     unlike = said & ~alike & plainly_no_tile(cells.looks, cols, lettered)
-    sure = np.where(unlike & lettered, _NO_TILE, _ANSWERED)
-    return _read_empty(reading, alike | unlike, sure, cols)
+    # An answered square like its empty siblings but also like the tiles: the print it was
+    # answered for looks like a tile in this edition (a cream "2" read as Z photo after photo),
+    # or a tile was laid there since. As a doubt, a legal play through it is asked about.
+    kin = said & ~alike & ~unlike & (cells.confidence < _TAKEN_AS_READ)
+    kin &= like_answered(
+        cells.looks, cells.kinds, cols, said, sure_empty, doubtful, lettered, unlike_tiles=False
+    )
+    kin &= ~((cells.labels == EMPTY) & (cells.confidence >= _NO_TILE))
+    sure = np.where((unlike & lettered) | kin, _NO_TILE, _ANSWERED)
+    return _read_empty(reading, alike | unlike | kin, sure, cols)
 
 
 def vouched(

@@ -463,13 +463,14 @@ def like_answered(
     sure_empty: np.ndarray,
     doubtful: np.ndarray,
     tiles: np.ndarray,
+    unlike_tiles: bool = True,
 ) -> np.ndarray:
     """Which `answered` or `doubtful` cells (masks over the cells, row-major) look like the
     empty squares of their premium kind in this photo, for the kinds with a square answered:
     the squares a player said were empty (`answered`, but for those now read as letters with
     confidence, `tiles`) and those read surely empty (`sure_empty`). Like step 4 above, a cell
-    must lie among them and be no plausible tile, so a tile laid on an answered square since is
-    left as read."""
+    must lie among them and, with `unlike_tiles`, be no plausible tile, so a tile laid on an
+    answered square since is left as read."""
     board = BoardLooks(looks, kinds, cols)
     references = board.members & ((answered & ~tiles) | sure_empty)
     weighed = (board.members & answered).any(axis=1) & (references.sum(axis=1) >= 2)
@@ -479,7 +480,7 @@ def like_answered(
     means, spread = board.kind_looks(references)
     distance = _distance(board.looks, means, spread[board.kinds])
     alike = targets & (distance <= 2 * looks.shape[1])
-    if tiles.sum() >= 3:
+    if unlike_tiles and tiles.sum() >= 3:
         tile_means, tile_spread = board.tile_looks(tiles)
         alike &= _distance(board.colours, tile_means, tile_spread) > 2 * _COLOUR_FEATURES
     return alike
