@@ -531,19 +531,13 @@ def track(
         ):
             # The other doubtful cells are listed too: a correction takes every square not
             # listed as read, and a new tile left out would be dropped from the move (a play
-            # recorded as a pass in a rendered game). But for those the tile counts leave empty
-            # (a square read empty or a blank when both blanks are on the board): asking
-            # about them asks what the rules already tell.
-            ruled_empty = {s for s in uncertain if s not in unreadable and choices[s] == [EMPTY]}
+            # recorded as a pass in a rendered game).
             listed = [
                 *unreadable,
-                *(s for s in sorted(uncertain) if s not in unreadable and s not in ruled_empty),
+                *(square for square in sorted(uncertain) if square not in unreadable),
             ]
-            asked = {
-                s: [EMPTY] if s in ruled_empty else options for s, options in uncertain.items()
-            }
             return _review(
-                asked, "some cells cannot be read", rotation, misreads, read_board, listed
+                uncertain, "some cells cannot be read", rotation, misreads, read_board, listed
             )
         # No legal move puts any tile there, whatever its letter: the cell is empty (a printed
         # label, a shadow far from the play), and asking about it would change nothing.

@@ -111,25 +111,6 @@ def test_hand_covering_cells_needs_review() -> None:
     assert [m.square for m in result.misreads] == [(7, 5)]
 
 
-def test_a_review_does_not_ask_for_a_blank_the_set_has_no_more_of() -> None:
-    # Both blanks of the set are on the board (СЛОВО's С and Л). A hand covers J10, under the
-    # new КОТ, and K3, far off, is read empty 0.8 / blank 0.2: a third blank cannot be, so K3
-    # is empty by the tile counts, and only J10 is asked about.
-    known = board((7, 5, "слОВО", True))
-    after = known.place({(6, 9): Tile("К"), (8, 9): Tile("Т")})
-    hand = [("Ж", 0.30), ("empty", 0.25), ("Ф", 0.2)]
-    faint = [("empty", 0.8), ("blank", 0.2)]
-    reading = reading_of(after, {(9, 9): hand, (2, 10): faint})
-    result = track(known, reading, RU, dictionary_for(RU))
-    assert result.status is TurnStatus.NEEDS_REVIEW and "cannot be read" in result.message
-    assert [c.square for c in result.uncertain] == [(9, 9)]
-    assert result.read_board is not None and result.read_board.get(2, 10) is None
-    # With a blank still in the bag, K3 may hold it: it is asked about too.
-    reading = reading_of(after.place({(7, 5): Tile("С")}), {(9, 9): hand, (2, 10): faint})
-    result = track(known.place({(7, 5): Tile("С")}), reading, RU, dictionary_for(RU))
-    assert {c.square for c in result.uncertain} == {(9, 9), (2, 10)}
-
-
 def test_unreadable_cells_where_no_legal_play_puts_a_tile_are_not_asked() -> None:
     # The same hand off column J only: a tile there, of any letter, would leave the new tiles
     # out of line, so no reading of those cells changes the move.
