@@ -160,6 +160,27 @@ def test_a_vacant_square_with_its_kinds_middle_and_plainly_no_tile_is_empty() ->
     assert with_vacancies(photo, known, LAYOUT).classes[1][1] == "Z"
 
 
+def test_a_letter_read_on_a_vacant_square_with_its_kinds_middle_is_empty_as_a_doubt() -> None:
+    # Double-word squares of a pale print, not so far from the tiles' colours: B2, read as a Z
+    # the first time it shows, has its siblings' middle, but its label prints darker and its
+    # rim takes in a tile beside it. Not plainly unlike the tiles, it is read empty only as a
+    # doubt (the words settle it); read as a blank, a tile by its look alone, it is left as read.
+    known, photo = _double_words_in_doubt(CAT, CAT)
+    pale = [175.0, 12.0, 22.0, 160.0, 10.0, 19.0, 12.0]
+    for r in range(15):
+        for c in range(15):
+            if LAYOUT[r][c] == "-":
+                photo.looks[r][c] = list(pale)
+    photo.looks[1][1] = [175.0, 12.0, 22.0, 175.0, 10.0, 20.0, 40.0]
+    later = with_vacancies(photo, known, LAYOUT)
+    assert later.classes[1][1] == "empty" and later.confidence[1][1] == 0.9
+    assert [label for label, _ in later.top3[1][1]][:2] == ["empty", "Z"]
+    assert later.classes[2][2] == "empty" and later.confidence[2][2] >= 0.99
+    photo.classes[1][1] = "blank"
+    photo.top3[1][1] = [("blank", 0.45), ("empty", 0.35), ("Z", 0.1)]
+    assert with_vacancies(photo, known, LAYOUT).classes[1][1] == "blank"
+
+
 def test_a_tile_on_a_vacant_square_is_read_as_usual() -> None:
     # B2 holds a tile now (a tile's look): the vacant squares around do not make it empty.
     known, photo = _double_words_in_doubt(CAT, CAT, tiles={(1, 1)})

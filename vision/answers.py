@@ -112,7 +112,10 @@ def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -
     doubt: late in a game most squares of a kind may hold tiles. The game knows which are
     vacant, and one play covers a few of them at most, all in one line: their look is the kind's
     empty look. As for an answer, a square must also look like no tile of the photo, so a tile
-    laid there is read as usual. A reading without looks is returned as it is."""
+    laid there is read as usual. A square read as a letter whose middle looks like theirs but
+    whose rim does not (a tile beside it, its edge or shadow) is read empty only as a doubt,
+    which the words settle: a printed "2" read as a Z the first time it shows. A reading without
+    looks is returned as it is."""
     if getattr(reading, "looks", None) is None:
         return reading
     cells = _Cells.of(reading, known, layout)
@@ -120,7 +123,12 @@ def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -
     doubtful = cells.free & (cells.confidence < _TAKEN_AS_READ)
     cols = cells.shape[1]
     alike = like_vacant(cells.looks, cells.kinds, cols, vacant, doubtful, cells.lettered)
-    return _read_empty(reading, alike, np.full(len(alike), _ANSWERED), cols)
+    letters = ~np.isin(cells.labels, [EMPTY, BLANK, STAR])
+    by_middle = like_vacant(
+        cells.looks, cells.kinds, cols, vacant, doubtful, cells.lettered, only_doubts=letters
+    )
+    sure = np.where(alike, _ANSWERED, _NO_TILE)
+    return _read_empty(reading, alike | by_middle, sure, cols)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -504,6 +504,7 @@ def like_vacant(
     vacant: np.ndarray,
     doubtful: np.ndarray,
     tiles: np.ndarray,
+    only_doubts: np.ndarray | None = None,
 ) -> np.ndarray:
     """Which `doubtful` cells look like the `vacant` squares of their premium kind in this photo
     (masks over the cells, row-major): squares the game knows hold no tile that the photo reads
@@ -511,9 +512,10 @@ def like_vacant(
     not make its look. A cell must lie among them (as in step 4 above) or, its middle's colours
     among theirs, be plainly no tile (`UNLIKE_TILES`): a square's rim takes in the edge or the
     shadow of a tile beside it, and the spread of its middle the print of its label, which one
-    kind's labels vary in (a "2" and a "3"). Either way it must be no plausible tile of the
-    photo's `tiles` (the lettered tiles read with confidence, at least three: with fewer,
-    nothing tells a tile, and no cell is taken)."""
+    kind's labels vary in (a "2" and a "3"). The cells of `only_doubts` (those the caller reads
+    empty only as a doubt, whatever this says) need their middle among theirs only. Either way
+    a cell must be no plausible tile of the photo's `tiles` (the lettered tiles read with
+    confidence, at least three: with fewer, nothing tells a tile, and no cell is taken)."""
     alike = np.zeros(len(looks), bool)
     if tiles.sum() < 3:
         return alike
@@ -532,5 +534,7 @@ def like_vacant(
     tile_means, tile_spread = board.tile_looks(tiles)
     tile_distance = _distance(board.colours, tile_means, tile_spread)
     plainly = tile_distance > UNLIKE_TILES * _COLOUR_FEATURES
+    if only_doubts is not None:
+        plainly |= only_doubts
     alike = among | (middle_among & plainly)
     return targets & alike & (tile_distance > 2 * _COLOUR_FEATURES)
