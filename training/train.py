@@ -630,7 +630,7 @@ def main() -> None:
     parser.add_argument(
         "--init-commit",
         default="",
-        help="the commit whose models/MODEL_FILE (the float model) is --init, for the model card",
+        help="the commit whose models/ holds the --init file (by the --model-file name), for the card",
     )
     parser.add_argument("--workers", type=int, default=2, help="processes rendering boards")
     parser.add_argument(
@@ -642,7 +642,7 @@ def main() -> None:
     parser.add_argument(
         "--evaluate-only",
         action="store_true",
-        help="measure the existing OUT/MODEL_FILE and rewrite its card (give the training options)",
+        help="measure the existing OUT/--model-file and rewrite its card (give the training options)",
     )
     parser.add_argument(
         "--minutes", type=float, default=0.0, help="training time, with --evaluate-only"
