@@ -181,6 +181,24 @@ def test_a_letter_read_on_a_vacant_square_with_its_kinds_middle_is_empty_as_a_do
     assert with_vacancies(photo, known, LAYOUT).classes[1][1] == "blank"
 
 
+def test_a_letter_read_on_a_vacant_square_in_other_light_is_empty_as_a_doubt() -> None:
+    # B2, a printed label read as a Z, lies in a lamp's light: its middle is far lighter than
+    # its siblings' across the board, its rim takes in a tile beside it, but its middle's hue
+    # and ink are theirs. Read empty as a doubt (the words settle it); read as a blank, a tile
+    # by its look alone, it is left as read, and a middle of another hue is no sibling's.
+    known, photo = _double_words_in_doubt(CAT, CAT)
+    photo.looks[1][1] = [185.0, 40.0, 20.0, 190.0, 2.0, 20.0, 12.0]
+    later = with_vacancies(photo, known, LAYOUT)
+    assert later.classes[1][1] == "empty" and later.confidence[1][1] == 0.9
+    assert [label for label, _ in later.top3[1][1]][:2] == ["empty", "Z"]
+    photo.looks[1][1] = [185.0, 10.0, 40.0, 190.0, 2.0, 20.0, 12.0]
+    assert with_vacancies(photo, known, LAYOUT).classes[1][1] == "Z"
+    photo.looks[1][1] = [185.0, 40.0, 20.0, 190.0, 2.0, 20.0, 12.0]
+    photo.classes[1][1] = "blank"
+    photo.top3[1][1] = [("blank", 0.45), ("empty", 0.35), ("Z", 0.1)]
+    assert with_vacancies(photo, known, LAYOUT).classes[1][1] == "blank"
+
+
 def test_a_tile_on_a_vacant_square_is_read_as_usual() -> None:
     # B2 holds a tile now (a tile's look): the vacant squares around do not make it empty.
     known, photo = _double_words_in_doubt(CAT, CAT, tiles={(1, 1)})

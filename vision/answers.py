@@ -112,10 +112,11 @@ def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -
     doubt: late in a game most squares of a kind may hold tiles. The game knows which are
     vacant, and one play covers a few of them at most, all in one line: their look is the kind's
     empty look. As for an answer, a square must also look like no tile of the photo, so a tile
-    laid there is read as usual. A square read as a letter whose middle looks like theirs but
-    whose rim does not (a tile beside it, its edge or shadow) is read empty only as a doubt,
-    which the words settle: a printed "2" read as a Z the first time it shows. A reading without
-    looks is returned as it is."""
+    laid there is read as usual. A square read as a letter whose middle looks like theirs, or
+    has their hue and ink in other light, but whose rim does not (a tile beside it, its edge or
+    shadow) is read empty only as a doubt, which the words settle: a printed "2" read as a Z the
+    first time it shows, a printed "3" read as an S in a corner lit brighter than its siblings.
+    A reading without looks is returned as it is."""
     if getattr(reading, "looks", None) is None:
         return reading
     cells = _Cells.of(reading, known, layout)

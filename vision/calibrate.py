@@ -75,6 +75,8 @@ _MIDDLE_COLOUR = slice(0, 3)
 # All features but the lightness: the opponent colours of the middle and of the rim, the middle's
 # spread (a letter's ink).
 _BUT_LIGHT = [1, 2, 4, 5, 6]
+# The middle's opponent colours and its spread: its hue and ink, whatever the light.
+_MIDDLE_HUE_INK = [1, 2, 6]
 # BGR -> (lightness, red-green, yellow-blue), each about 0-255 wide like OpenCV's 8-bit Lab.
 OPPONENT = np.array([[0.114, 0.587, 0.299], [0.0, -0.5, 0.5], [-0.5, 0.25, 0.25]], dtype=np.float32)
 # The opponent colours are given as at this lightness, and as at `DARKEST` for darker squares
@@ -513,9 +515,10 @@ def like_vacant(
     among theirs, be plainly no tile (`UNLIKE_TILES`): a square's rim takes in the edge or the
     shadow of a tile beside it, and the spread of its middle the print of its label, which one
     kind's labels vary in (a "2" and a "3"). The cells of `only_doubts` (those the caller reads
-    empty only as a doubt, whatever this says) need their middle among theirs only. Either way
-    a cell must be no plausible tile of the photo's `tiles` (the lettered tiles read with
-    confidence, at least three: with fewer, nothing tells a tile, and no cell is taken)."""
+    empty only as a doubt, whatever this says) need their middle among theirs only, or its hue
+    and ink alone, whatever its light (a corner in a lamp's light). Either way a cell must be
+    no plausible tile of the photo's `tiles` (the lettered tiles read with confidence, at least
+    three: with fewer, nothing tells a tile, and no cell is taken)."""
     alike = np.zeros(len(looks), bool)
     if tiles.sum() < 3:
         return alike
@@ -536,5 +539,13 @@ def like_vacant(
     plainly = tile_distance > UNLIKE_TILES * _COLOUR_FEATURES
     if only_doubts is not None:
         plainly |= only_doubts
+        # A doubt's middle may be lit unlike its siblings' (a corner in a lamp's light, the
+        # siblings it is weighed against across the board in shade): its hue and ink suffice.
+        hue_ink = _distance(
+            board.looks[:, _MIDDLE_HUE_INK],
+            means[:, _MIDDLE_HUE_INK],
+            spread[:, _MIDDLE_HUE_INK],
+        ) <= 2 * len(_MIDDLE_HUE_INK)
+        middle_among |= hue_ink & only_doubts
     alike = among | (middle_among & plainly)
     return targets & alike & (tile_distance > 2 * _COLOUR_FEATURES)
