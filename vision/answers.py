@@ -123,13 +123,12 @@ def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -
     vacant = cells.free & (cells.labels == EMPTY) & (cells.confidence >= DOUBT)
     doubtful = cells.free & (cells.confidence < _TAKEN_AS_READ)
     cols = cells.shape[1]
-    alike = like_vacant(cells.looks, cells.kinds, cols, vacant, doubtful, cells.lettered)
     letters = ~np.isin(cells.labels, [EMPTY, BLANK, STAR])
-    by_middle = like_vacant(
-        cells.looks, cells.kinds, cols, vacant, doubtful, cells.lettered, only_doubts=letters
+    alike, as_doubts = like_vacant(
+        cells.looks, cells.kinds, cols, vacant, doubtful, cells.lettered, letters
     )
     sure = np.where(alike, _ANSWERED, _NO_TILE)
-    return _read_empty(reading, alike | by_middle, sure, cols)
+    return _read_empty(reading, alike | as_doubts, sure, cols)
 
 
 @dataclasses.dataclass(frozen=True)

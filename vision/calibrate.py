@@ -506,46 +506,46 @@ def like_vacant(
     vacant: np.ndarray,
     doubtful: np.ndarray,
     tiles: np.ndarray,
-    only_doubts: np.ndarray | None = None,
-) -> np.ndarray:
+    letters: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
     """Which `doubtful` cells look like the `vacant` squares of their premium kind in this photo
     (masks over the cells, row-major): squares the game knows hold no tile that the photo reads
     empty, at least as doubts, `MAJORITY` or more of a kind, so that the few a play covers do
     not make its look. A cell must lie among them (as in step 4 above) or, its middle's colours
     among theirs, be plainly no tile (`UNLIKE_TILES`): a square's rim takes in the edge or the
     shadow of a tile beside it, and the spread of its middle the print of its label, which one
-    kind's labels vary in (a "2" and a "3"). The cells of `only_doubts` (those the caller reads
-    empty only as a doubt, whatever this says) need their middle among theirs only, or its hue
-    and ink alone, whatever its light (a corner in a lamp's light). Either way a cell must be
-    no plausible tile of the photo's `tiles` (the lettered tiles read with confidence, at least
-    three: with fewer, nothing tells a tile, and no cell is taken)."""
-    alike = np.zeros(len(looks), bool)
+    kind's labels vary in (a "2" and a "3"). Either way a cell must be no plausible tile of the
+    photo's `tiles` (the lettered tiles read with confidence, at least three: with fewer,
+    nothing tells a tile, and no cell is taken).
+
+    Returns (alike, as_doubts): the cells so alike, and those of `letters` (the cells read as
+    letters, which the caller reads empty only as a doubt) alike in a looser sense, their
+    middle among theirs whatever their colours' distance from the tiles, or its hue and ink
+    alone, whatever its light (a corner in a lamp's light); `as_doubts` holds `alike`'s letters."""
+    none = np.zeros(len(looks), bool)
     if tiles.sum() < 3:
-        return alike
+        return none, none
     board = BoardLooks(looks, kinds, cols)
     references = board.members & vacant
     targets = (references.sum(axis=1) >= MAJORITY)[board.kinds] & doubtful
     if not targets.any():
-        return alike
+        return none, none
     means, spread = board.kind_looks(references)
     spread = spread[board.kinds]
-    among = _distance(board.looks, means, spread) <= 2 * looks.shape[1]
-    middle = board.looks[:, _MIDDLE_COLOUR]
-    middle_among = _distance(middle, means[:, _MIDDLE_COLOUR], spread[:, _MIDDLE_COLOUR]) <= (
-        2 * middle.shape[1]
-    )
+
+    def among(features: list[int] | slice) -> np.ndarray:
+        """Which cells lie among their kind's vacant squares by these `features`."""
+        chosen = board.looks[:, features]
+        limit = 2 * chosen.shape[1]
+        return _distance(chosen, means[:, features], spread[:, features]) <= limit
+
+    middle = among(_MIDDLE_COLOUR)
     tile_means, tile_spread = board.tile_looks(tiles)
     tile_distance = _distance(board.colours, tile_means, tile_spread)
-    plainly = tile_distance > UNLIKE_TILES * _COLOUR_FEATURES
-    if only_doubts is not None:
-        plainly |= only_doubts
-        # A doubt's middle may be lit unlike its siblings' (a corner in a lamp's light, the
-        # siblings it is weighed against across the board in shade): its hue and ink suffice.
-        hue_ink = _distance(
-            board.looks[:, _MIDDLE_HUE_INK],
-            means[:, _MIDDLE_HUE_INK],
-            spread[:, _MIDDLE_HUE_INK],
-        ) <= 2 * len(_MIDDLE_HUE_INK)
-        middle_among |= hue_ink & only_doubts
-    alike = among | (middle_among & plainly)
-    return targets & alike & (tile_distance > 2 * _COLOUR_FEATURES)
+    plausible = targets & (tile_distance > 2 * _COLOUR_FEATURES)
+    whole = among(slice(None))
+    alike = plausible & (whole | (middle & (tile_distance > UNLIKE_TILES * _COLOUR_FEATURES)))
+    # A doubt's middle may be lit unlike its siblings' (a corner in a lamp's light, the siblings
+    # it is weighed against across the board in shade): its hue and ink suffice.
+    as_doubts = plausible & letters & (whole | middle | among(_MIDDLE_HUE_INK))
+    return alike, as_doubts
