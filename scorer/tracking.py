@@ -458,6 +458,9 @@ def track(
         for s in gone
     )
     if withdrawn and not taken_back and len(withdrawn & set(gone)) * 2 >= len(withdrawn):
+        # Its tiles that still look there are asked about too: a play is taken back whole, and
+        # answers that only the gone ones are gone would keep the rest as misreads and record
+        # the withdrawal as a pass (bench_players --seed 11, a blurred wood-print board).
         return _gone_review(
             known,
             gone,
@@ -466,6 +469,7 @@ def track(
             misreads,
             settled,
             uncertain,
+            sorted(withdrawn - set(gone)),
         )
     hidden = frozenset(gone) - steady
     if not taken_back and len(hidden) >= _HIDDEN_LIMIT:
@@ -998,10 +1002,13 @@ def _gone_review(
     misreads: list[Misread],
     settled: dict[Square, Tile],
     uncertain: dict[Square, list[str]],
+    still: Sequence[Square] = (),
 ) -> TrackResult:
     """A review of known tiles that look gone, with the photo's new tiles kept: its sure ones on
     the board as read and its doubtful ones listed after the gone ones, so that a correction of
-    the gone tiles alone cannot drop a play the photo shows."""
+    the gone tiles alone cannot drop a play the photo shows. `still`: known tiles that look
+    there but may have gone with them (the rest of a play taken back), listed after the gone
+    ones and kept on the board unless answered."""
     listed = ", ".join(square_name(*s) for s in gone)
     return TrackResult(
         TurnStatus.NEEDS_REVIEW,
@@ -1011,7 +1018,7 @@ def _gone_review(
         uncertain=(
             *(
                 UncertainCell(s, (known[s].char, EMPTY), why)  # type: ignore[union-attr]
-                for s in gone
+                for s in [*gone, *still]
             ),
             *(UncertainCell(s, tuple(uncertain[s]), why) for s in sorted(uncertain)),
         ),

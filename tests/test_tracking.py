@@ -331,6 +331,14 @@ def test_last_play_partly_gone_needs_review() -> None:
     result = track(after, reading_of(after.place({(6, 9): None})), RU, None, last_play=last)
     assert result.status is TurnStatus.NEEDS_REVIEW
     assert "partly taken back" in result.message
+    # The play's tile that still looks there is asked about too: answered gone with the other,
+    # the play is withdrawn, not kept as a misread (a withdrawal recorded as a pass).
+    assert [(c.square, c.candidates) for c in result.uncertain] == [
+        ((6, 9), ("К", ".")),
+        ((8, 9), ("Т", ".")),
+    ]
+    answered = track(after, reading_of(SLOVO), RU, None, last_play=last)
+    assert answered.status is TurnStatus.COMMITTED and answered.kind is ChangeKind.WITHDRAWN
 
 
 def test_blank_with_one_possible_letter_is_designated() -> None:
