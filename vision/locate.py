@@ -84,10 +84,10 @@
    the 328 grids so placed went from a median corner error of 0.13 of a cell to 0.03, a 99th
    percentile of 0.62 to 0.30, and from 8 more than half a cell off to none. Line fits are
    left as they are: settled too, those below 0.8 came closer on those photos (2 grids more
-   than half a cell off to none), but in whole games rendered by bench_players the edges of
-   tiles along a side (their thickness seen in perspective) drew sides off, and one grid
-   already 0.56 of a cell off, drawn to 0.60, read a blank on its corner as empty with
-   confidence: a move recorded wrongly.
+   than half a cell off to none), but in bench_players' games (seeds 7 and 8) settling them
+   cost questions for no gain measured there (vs_josh, seed 8, turn 3: a grid 0.14 of a cell
+   off settled to 0.04 read a tile beside a new blank with less confidence, and the blank's
+   letter was no longer settled by the words).
 
 Thresholds are calibrated with `benchmarks/bench_locate.py` (rendered photos of random and
 calibrated editions, photos without a board, and the real photos in ../shared).
