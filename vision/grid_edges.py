@@ -36,7 +36,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.pyramid import Pyramid, canonical_grid, warp
+from vision.pyramid import Pyramid, warp_grid
 
 _CELL = 20  # px per cell in the warp
 _REACH = 0.6  # cells either side of the placed side that the edge is sought in
@@ -57,11 +57,8 @@ def settle_on_edges(levels: Pyramid, corners: np.ndarray, rows: int, cols: int) 
     `levels`: the colour working image's Gaussian pyramid (`vision.pyramid.Pyramid`).
     """
     cell = _CELL
-    ideal, width, height = canonical_grid(rows, cols, cell, cell)
-    to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
-    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
-    scale = float(sides.mean()) / (cell * (rows + cols) / 2)
-    canon = warp(levels, to_canon, (width, height), scale).astype(np.float32) / 255.0
+    canon, to_canon = warp_grid(levels, corners, rows, cols, cell, cell)
+    canon = canon.astype(np.float32) / 255.0
     # Lab: a wood print against a painted frame differs in hue more than in lightness.
     lab = cv2.cvtColor(canon, cv2.COLOR_BGR2Lab)
     across_x = sum(np.abs(cv2.Sobel(lab[..., i], cv2.CV_32F, 1, 0, ksize=3)) for i in range(3))

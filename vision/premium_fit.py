@@ -28,7 +28,7 @@ import numpy as np
 
 from vision.calibrate import OPPONENT
 from vision.medians import median_deviations
-from vision.pyramid import Pyramid, canonical_grid, warp
+from vision.pyramid import Pyramid, canonical_grid, warp_grid
 
 _CELL = 18  # px per cell in the warp
 _MARGIN = 3  # cells of warp around the grid, room for whole-cell shifts
@@ -182,7 +182,7 @@ def premium_rounds(
     rows, cols = layout.shape
     start = corners
     cell, margin = _CELL, _MARGIN * _CELL
-    ideal, width, height = canonical_grid(rows, cols, cell, margin)
+    ideal, _, _ = canonical_grid(rows, cols, cell, margin)
     offsets = np.arange(-_REACH, _REACH + 1, _STEP)
     trim = int(round(_TRIM * cell))
     window = cell - 2 * trim
@@ -197,10 +197,7 @@ def premium_rounds(
     block_kinds = kinds.ravel()[block_squares]
     whole = np.arange(-_WHOLE, _WHOLE + 1) * cell
     while True:
-        to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
-        sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
-        scale = float(sides.mean()) / (cell * (rows + cols) / 2)
-        canon = warp(levels, to_canon, (width, height), scale)
+        canon, to_canon = warp_grid(levels, corners, rows, cols, cell, margin)
         # The mean colour of the window starting at each pixel.
         opponent = (canon.astype(np.float32) @ OPPONENT.T).astype(np.float64)
         box = cv2.boxFilter(opponent, -1, (window, window), anchor=(0, 0))

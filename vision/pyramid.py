@@ -52,3 +52,15 @@ def warp(
     f = 2.0**level
     from_level = np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1]])
     return cv2.warpPerspective(pyramid[level], transform @ from_level, size, flags=cv2.INTER_LINEAR)
+
+
+def warp_grid(
+    pyramid: Pyramid, corners: np.ndarray, rows: int, cols: int, cell: int, margin: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """A top-down warp of the grid with these `corners` (TL TR BR BL) to `cell` px squares with
+    `margin` px around them (`canonical_grid`), read as `warp` reads, and the transform to it."""
+    ideal, width, height = canonical_grid(rows, cols, cell, margin)
+    to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    scale = float(sides.mean()) / (cell * (rows + cols) / 2)
+    return warp(pyramid, to_canon, (width, height), scale), to_canon
