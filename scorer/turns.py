@@ -230,6 +230,37 @@ def phonies_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> 
     return Turn(result, None, proposed=(turn.event,))
 
 
+LONE_BLANKS = (
+    "new tiles that are all blanks: blank tiles, or empty squares that look like them? correct "
+    "them, or confirm the move"
+)
+
+
+def lone_blanks_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> Turn:
+    """`turn`, but a play whose new tiles are all blanks the photo read is sent for review
+    instead, asking those squares (a blank tile or none), but for the squares in `answered`
+    (set by the players while reviewing this photo). An empty square looks most like a plain
+    blank, on a board the reader has never seen most of all (wood print, a glare), and a blank
+    takes any letter, so the words rarely rule it out: a square of a wood-print board under a
+    glare, read as a sure blank beside KEX, was recorded as KEXY (with YT down, both in the
+    English list; `bench_players --seed 13`, r14_whitley, turn 8) instead of the exchange made.
+    A play with a lettered tile is not asked for this: its letters are the photo's evidence of
+    a play there."""
+    play = turn.result.play
+    if not isinstance(turn.event, Play) or play is None:
+        return turn
+    if not all(p.tile.is_blank for p in play.placements):
+        return turn
+    asked = [p.square for p in play.placements if p.square not in answered]
+    if not asked:
+        return turn
+    cells = tuple(UncertainCell(s, (UNKNOWN_BLANK, EMPTY), LONE_BLANKS) for s in asked)
+    result = dataclasses.replace(
+        turn.result, status=TurnStatus.NEEDS_REVIEW, message=LONE_BLANKS, uncertain=cells
+    )
+    return Turn(result, None, proposed=(turn.event,))
+
+
 def corrected_turn(
     game: Game,
     reading: Reading,
@@ -239,10 +270,11 @@ def corrected_turn(
     """The turn after a person corrected some squares of a photo under review (`answered`: the
     squares set while reviewing it). Every square the person did not touch is then taken as
     read; a play with words the dictionary lacks is asked about (`phonies_confirmed`) until the
-    person has answered its doubtful squares. The tiles the person set are kept as set
+    person has answered its doubtful squares, and a play of blanks alone until they have
+    answered those (`lone_blanks_confirmed`). The tiles the person set are kept as set
     (`labels=False`)."""
     turn = turn_from_reading(game, reading, dictionary, labels=False, answered=answered)
-    return phonies_confirmed(turn, answered)
+    return lone_blanks_confirmed(phonies_confirmed(turn, answered), answered)
 
 
 def turn_from_move(game: Game, position: str, word: str, dictionary: Dictionary | None) -> Turn:

@@ -40,7 +40,12 @@ from scorer.table_camera import (
     waited,
 )
 from scorer.tracking import TurnStatus
-from scorer.turns import phonies_confirmed, two_plays_offered, withdrawals_confirmed
+from scorer.turns import (
+    lone_blanks_confirmed,
+    phonies_confirmed,
+    two_plays_offered,
+    withdrawals_confirmed,
+)
 from scorer.variant import Variant
 from server.service import PHOTO_CODES, GameService, ServiceError, check_photo
 from server.storage import GameRecord
@@ -276,8 +281,9 @@ class TableCameras:
         be a blank, asked after every hand that passed over it otherwise; glare), a doubt that
         no tile left to lay could settle counting as none (`scorer.table_camera.no_tile_left`):
         both answer as the camera sees it. The last play's tiles gone is a withdrawal to
-        confirm, never recorded silently (`scorer.turns.withdrawals_confirmed`); nor is a play with words the dictionary
-        lacks (`scorer.turns.phonies_confirmed`)."""
+        confirm, never recorded silently (`scorer.turns.withdrawals_confirmed`); nor is a play
+        with words the dictionary lacks (`scorer.turns.phonies_confirmed`), nor one of blanks
+        alone (`scorer.turns.lone_blanks_confirmed`)."""
         game_id = record.id
         variant = self.service.variant_of(record)
         try:
@@ -312,7 +318,7 @@ class TableCameras:
             # laying this: which of two plays on the board came first.
             earlier = unseen_since(camera.state, events)
             later = board_squares(view.touched, turns, seen)
-            turn = withdrawals_confirmed(phonies_confirmed(turn))
+            turn = withdrawals_confirmed(lone_blanks_confirmed(phonies_confirmed(turn)))
             words = self.service._dictionary(record, variant)
             turn = two_plays_offered(game, turn, earlier, later, words)
             result = turn.result

@@ -43,6 +43,7 @@ from scorer.turns import (
     Turn,
     corrected_turn,
     first_pass,
+    lone_blanks_confirmed,
     passes_confirmed,
     phonies_confirmed,
     turn_from_move,
@@ -689,7 +690,7 @@ class GameService:
             words = self._dictionary(record, game.variant)
             head = tx.head(game_id)
             seen = None if after is None or after > head else after == head
-            turn = passes_confirmed(phonies_confirmed(turn), seen)
+            turn = passes_confirmed(lone_blanks_confirmed(phonies_confirmed(turn)), seen)
             if seen and head and not tx.log_records(game_id):
                 turn = first_pass(game, turn)
             turn = two_plays_offered(game, turn, dictionary=words)

@@ -1,6 +1,8 @@
 """A photographed play with words the dictionary lacks is asked about before it is recorded
 (`scorer.turns.phonies_confirmed`): its new tiles and the squares past its ends, until the players
-have answered them all; a word attested in use, read with confidence, is recorded flagged."""
+have answered them all; a word attested in use, read with confidence, is recorded flagged. A play
+of blanks alone is asked about too (`scorer.turns.lone_blanks_confirmed`): an empty square looks
+most like a blank, and a blank takes the letter the words want."""
 
 from __future__ import annotations
 
@@ -10,21 +12,31 @@ from scorer.board import Board
 from scorer.dictionary import WordListDictionary
 from scorer.game import Game, Play
 from scorer.tracking import TurnStatus, certain_reading
-from scorer.turns import Turn, phonies_confirmed, turn_from_reading
+from scorer.turns import Turn, lone_blanks_confirmed, phonies_confirmed, turn_from_reading
 from scorer.variant import load_variant
 
 EN = load_variant("en")
 
 
-def _first_move(tmp_path: Path, row: str) -> Turn:
+def _moves(tmp_path: Path, *rows: str) -> list[Turn]:
+    """The turns of photos of a new game whose row 8 reads `rows` in turn."""
     words = tmp_path / "words.txt"
-    words.write_text("CAT\n", encoding="utf-8")
+    words.write_text("CAT\nCATS\n", encoding="utf-8")
     rare = tmp_path / "attested.txt"
     rare.write_text("BOEK\n", encoding="utf-8")
-    board = Board.from_rows(["." * 15] * 7 + [row] + ["." * 15] * 7)
     game = Game(EN, ("Ann", "Bob"))
     dictionary = WordListDictionary(words, attested=rare)
-    return turn_from_reading(game, certain_reading(board), dictionary)
+    turns = []
+    for row in rows:
+        board = Board.from_rows(["." * 15] * 7 + [row] + ["." * 15] * 7)
+        turns.append(turn_from_reading(game, certain_reading(board), dictionary))
+        if turns[-1].event is not None:
+            game = game.apply(turns[-1].event)
+    return turns
+
+
+def _first_move(tmp_path: Path, row: str) -> Turn:
+    return _moves(tmp_path, row)[0]
 
 
 def test_a_play_of_known_words_is_recorded_as_it_is(tmp_path: Path) -> None:
@@ -56,3 +68,19 @@ def test_an_unknown_word_attested_in_use_and_read_with_confidence_is_recorded_fl
     assert turn.committed and turn.result.invalid_words == ("BOEK",)
     assert turn.result.attested_words == ("BOEK",)
     assert phonies_confirmed(turn) is turn
+
+
+def test_a_play_of_blanks_alone_asks_them_until_answered(tmp_path: Path) -> None:
+    _, turn = _moves(tmp_path, ".......CAT.....", ".......CAT?....")
+    assert turn.committed and turn.event.play.word == "CATs"  # type: ignore[union-attr]
+    asked = lone_blanks_confirmed(turn)
+    assert asked.result.status is TurnStatus.NEEDS_REVIEW and asked.event is None
+    assert asked.proposed == (turn.event,)
+    assert [(c.square, c.candidates) for c in asked.result.uncertain] == [((7, 10), ("?", "."))]
+    assert lone_blanks_confirmed(turn, frozenset({(7, 10)})) is turn
+
+
+def test_a_play_with_a_lettered_tile_is_not_asked_for_its_blank(tmp_path: Path) -> None:
+    turn = _first_move(tmp_path, ".......C?T.....")
+    assert turn.committed and turn.event.play.word == "CaT"  # type: ignore[union-attr]
+    assert lone_blanks_confirmed(turn) is turn
