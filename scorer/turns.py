@@ -261,20 +261,68 @@ def lone_blanks_confirmed(turn: Turn, answered: frozenset[Square] = frozenset())
     return Turn(result, None, proposed=(turn.event,))
 
 
+WORD_ENDS = (
+    "the photo read tiles and empty squares wrongly here: is there a tile just past the ends of "
+    "the words? correct them, or confirm the move"
+)
+NOTHING_SEEN = (
+    "the photo read known tiles as gone: confirm that nothing was played (a pass or an "
+    "exchange), or correct the squares of the play it missed"
+)
+
+
+def missed_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> Turn:
+    """`turn` from a photo that read known tiles as gone that the players said are there (the
+    service's `correct`): it may have missed new tiles too. A play it would record is sent for
+    review instead while a square just past an end of one of its words (main word or cross
+    word) is empty as read and not in `answered` (set by the players while reviewing this
+    photo): asked, it may hold a tile that would lengthen the word and change its score. A pass
+    it would record is sent to be confirmed. Both were recorded wrongly from photos of a
+    lineless board read a cell or more off near an edge (`bench_players`, r11_wiegand): QAID as
+    AID, its Q read as an empty square past the word (seed 12, turn 18), and JOBED as a pass,
+    none of its tiles read (seed 15, turn 22)."""
+    if isinstance(turn.event, Pass):
+        result = dataclasses.replace(
+            turn.result, status=TurnStatus.NEEDS_REVIEW, message=NOTHING_SEEN
+        )
+        return Turn(result, None, proposed=(turn.event,))
+    play, board = turn.result.play, turn.result.board
+    if not isinstance(turn.event, Play) or play is None or board is None:
+        return turn
+    ends: list[Square] = []
+    for word in play.words:
+        dr, dc = (0, 1) if word.across else (1, 0)
+        before = (word.row - dr, word.col - dc)
+        after = (word.row + dr * word.length, word.col + dc * word.length)
+        ends += [s for s in (before, after) if board.in_bounds(*s) and board.get(*s) is None]
+    asked = [s for s in dict.fromkeys(ends) if s not in answered]
+    if not asked:
+        return turn
+    cells = tuple(UncertainCell(s, (EMPTY,), WORD_ENDS) for s in asked)
+    result = dataclasses.replace(
+        turn.result, status=TurnStatus.NEEDS_REVIEW, message=WORD_ENDS, uncertain=cells
+    )
+    return Turn(result, None, proposed=(turn.event,))
+
+
 def corrected_turn(
     game: Game,
     reading: Reading,
     dictionary: Dictionary | None,
     answered: frozenset[Square] = frozenset(),
+    gone_there: bool = False,
 ) -> Turn:
     """The turn after a person corrected some squares of a photo under review (`answered`: the
     squares set while reviewing it). Every square the person did not touch is then taken as
     read; a play with words the dictionary lacks is asked about (`phonies_confirmed`) until the
     person has answered its doubtful squares, and a play of blanks alone until they have
-    answered those (`lone_blanks_confirmed`). The tiles the person set are kept as set
-    (`labels=False`)."""
+    answered those (`lone_blanks_confirmed`). `gone_there`: the person said known tiles the
+    photo read as gone are there; the squares just past the ends of the play's words are then
+    asked too, and a pass is confirmed (`missed_confirmed`). The tiles the person set are kept
+    as set (`labels=False`)."""
     turn = turn_from_reading(game, reading, dictionary, labels=False, answered=answered)
-    return lone_blanks_confirmed(phonies_confirmed(turn, answered), answered)
+    turn = lone_blanks_confirmed(phonies_confirmed(turn, answered), answered)
+    return missed_confirmed(turn, answered) if gone_there else turn
 
 
 def turn_from_move(game: Game, position: str, word: str, dictionary: Dictionary | None) -> Turn:

@@ -38,7 +38,14 @@ from scorer.game import (
 )
 from scorer.notation import split_tiles, tile_text, unbracket
 from scorer.sheet import sheet_dict
-from scorer.tracking import PlainReading, Reading, TrackResult, TurnStatus, certain_reading
+from scorer.tracking import (
+    EMPTY,
+    PlainReading,
+    Reading,
+    TrackResult,
+    TurnStatus,
+    certain_reading,
+)
 from scorer.turns import (
     Turn,
     corrected_turn,
@@ -781,14 +788,16 @@ class GameService:
         answers: Answers | None = None,
         answered: list[tuple[int, int]] | None = None,
         order: dict[str, list[list[int]]] | None = None,
+        gone_there: bool = False,
     ) -> dict[str, Any]:
         """Commit a tracked turn or keep it pending; returns TURN and stores it with the turn
         (`sha` "" and no `photo` for a typed move). `answers`: what the players answered about
         squares so far (`Answers`), kept with the turn for the next photo; `answered`:
-        the squares set while reviewing this photo (`scorer.turns.phonies_confirmed`); `order`:
-        the squares a table camera saw a hand over `earlier` and `later`, kept for its
-        corrections (`scorer.turns.two_plays_offered`). A turn proposing two plays answers
-        `moves`, both sheet lines, `move` being the last."""
+        the squares set while reviewing this photo (`scorer.turns.phonies_confirmed`), and
+        `gone_there` whether they said known tiles it read as gone are there
+        (`scorer.turns.missed_confirmed`); `order`: the squares a table camera saw a hand over
+        `earlier` and `later`, kept for its corrections (`scorer.turns.two_plays_offered`). A
+        turn proposing two plays answers `moves`, both sheet lines, `move` being the last."""
         result = turn.result
         seq = None
         moves = None
@@ -833,6 +842,7 @@ class GameService:
             "gone": sorted(result.gone),
             **(answers or Answers()).state(board),
             "answered": [list(square) for square in answered or []],
+            "gone_there": gone_there,
         }
         if existing:
             tx.update_turn(turn_id, status, seq, state)
@@ -935,6 +945,18 @@ class GameService:
                             "bad_request", f"the photo shows no {variant.blank_name} on {name}"
                         )
                 changes[row, col] = tile
+            # Known tiles the photo read as gone said to be there, this time or earlier in this
+            # review: a photo that missed tiles may miss another, so its empty squares are not
+            # taken as read just past the play's words.
+            known = game.state.board
+            gone = {
+                (cell["row"], cell["col"])
+                for cell in pending.state["uncertain"]
+                if EMPTY in cell["candidates"] and known.get(cell["row"], cell["col"]) is not None
+            }
+            gone_there = pending.state.get("gone_there", False) or any(
+                tile is not None and square in gone for square, tile in changes.items()
+            )
             board = board.place(changes)
             uncertain = [
                 cell
@@ -945,7 +967,11 @@ class GameService:
             # What the players set while reviewing this photo, this correction and earlier ones.
             answered = {(r, c) for r, c in pending.state.get("answered", [])} | set(changes)
             turn = corrected_turn(
-                game, reading, self._dictionary(record, game.variant), frozenset(answered)
+                game,
+                reading,
+                self._dictionary(record, game.variant),
+                frozenset(answered),
+                gone_there,
             )
             order = pending.state.get("order") or {}
             earlier, later = (
@@ -969,6 +995,7 @@ class GameService:
                 answers=answers,
                 answered=sorted(answered),
                 order=order,
+                gone_there=gone_there,
             )
 
     def choose_blank(self, game_id: str, square: str, letter: str) -> dict[str, Any]:

@@ -884,6 +884,51 @@ def test_known_tiles_read_as_empty_photo_after_photo_are_not_asked_about(
     assert game.game()["board"][7] == ".PLACATE......."
 
 
+def test_known_tiles_said_to_be_there_ask_the_ends_of_the_words_and_confirm_a_pass(
+    client: TestClient, reader: FakeReader
+) -> None:
+    """Known tiles a photo read as gone (a hand or glare?) that the players say are there: the
+    photo misses tiles there, so the squares just past the play's words, read as empty, are
+    asked before it is recorded (TAT, its first T missed, would be recorded as AT)."""
+    words = "PLACATE\nENTER\nPREEN\nTAT\nAT\n"
+    created = client.post(
+        "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": words}
+    )
+    game = Api(client, reader, created.json())
+    for position, word in (("8B", "PLACATE"), ("H8", "ENTER"), ("B8", "PREEN")):
+        assert game.post("/moves", json={"position": position, "word": word}).status_code == 200
+    rows = dict(enumerate(game.game()["board"]))
+    rows[6], rows[7] = "......A........", ".P....TE......."  # L A C A gone, G6's T missed
+    asked = game.photo(photo(930), reading(rows)).json()
+    assert asked["message"].startswith("known tiles look gone"), asked
+    truth = {"C8": "L", "D8": "A", "E8": "C", "F8": "A", "G6": "T", "G5": ".", "G9": "."}
+    answers = {c["square"]: truth[c["square"]] for c in asked["uncertain"]}
+    ends = game.post("/review/correct", json={"cells": answers}).json()
+    assert ends["status"] == "needs_review", ends
+    assert [(c["square"], c["candidates"]) for c in ends["uncertain"]] == [
+        ("G6", ["."]),
+        ("G9", ["."]),
+    ]
+    answers = {c["square"]: truth[c["square"]] for c in ends["uncertain"]}
+    longer = game.post("/review/correct", json={"cells": answers}).json()
+    assert [c["square"] for c in longer["uncertain"]] == ["G5"] and longer["move"]["word"] == "TAT"
+    done = game.post("/review/correct", json={"cells": {"G5": "."}}).json()
+    assert done["status"] == "committed", done
+    assert (done["move"]["word"], done["move"]["score"]) == ("TAT", 4)
+    # Ann's photo misses N T E of ENTER and shows nothing new: a pass, but confirmed.
+    rows = dict(enumerate(game.game()["board"]))
+    for row in (8, 9, 10):
+        rows[row] = rows[row][:7] + "." + rows[row][8:]
+    asked = game.photo(photo(931), reading(rows)).json()
+    assert asked["message"].startswith("known tiles look gone"), asked
+    truth = {"H9": "N", "H10": "T", "H11": "E"}
+    answers = {c["square"]: truth.get(c["square"], ".") for c in asked["uncertain"]}
+    nothing = game.post("/review/correct", json={"cells": answers}).json()
+    assert nothing["status"] == "needs_review" and nothing["move"]["kind"] == "pass", nothing
+    assert nothing["message"].startswith("the photo read known tiles as gone")
+    assert game.post("/review/confirm").json()["status"] == "committed"
+
+
 def test_known_tiles_the_players_named_are_not_asked_about_again(
     client: TestClient, reader: FakeReader
 ) -> None:

@@ -2,7 +2,9 @@
 (`scorer.turns.phonies_confirmed`): its new tiles and the squares past its ends, until the players
 have answered them all; a word attested in use, read with confidence, is recorded flagged. A play
 of blanks alone is asked about too (`scorer.turns.lone_blanks_confirmed`): an empty square looks
-most like a blank, and a blank takes the letter the words want."""
+most like a blank, and a blank takes the letter the words want. And where the players said known
+tiles the photo read as gone are there, the squares just past the play's words
+(`scorer.turns.missed_confirmed`)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,13 @@ from scorer.board import Board
 from scorer.dictionary import WordListDictionary
 from scorer.game import Game, Play
 from scorer.tracking import TurnStatus, certain_reading
-from scorer.turns import Turn, lone_blanks_confirmed, phonies_confirmed, turn_from_reading
+from scorer.turns import (
+    Turn,
+    lone_blanks_confirmed,
+    missed_confirmed,
+    phonies_confirmed,
+    turn_from_reading,
+)
 from scorer.variant import load_variant
 
 EN = load_variant("en")
@@ -84,3 +92,14 @@ def test_a_play_with_a_lettered_tile_is_not_asked_for_its_blank(tmp_path: Path) 
     turn = _first_move(tmp_path, ".......C?T.....")
     assert turn.committed and turn.event.play.word == "CaT"  # type: ignore[union-attr]
     assert lone_blanks_confirmed(turn) is turn
+
+
+def test_the_ends_of_the_words_are_asked_until_answered(tmp_path: Path) -> None:
+    _, turn = _moves(tmp_path, ".......CAT.....", ".......CATS....")
+    asked = missed_confirmed(turn)
+    assert asked.result.status is TurnStatus.NEEDS_REVIEW and asked.proposed == (turn.event,)
+    assert [(c.square, c.candidates) for c in asked.result.uncertain] == [
+        ((7, 6), (".",)),
+        ((7, 11), (".",)),
+    ]
+    assert missed_confirmed(turn, frozenset({(7, 6), (7, 11)})) is turn
