@@ -2,8 +2,8 @@
 (`scorer.turns.phonies_confirmed`): its new tiles and the squares past its ends, until the players
 have answered them all; a word attested in use, read with confidence, is recorded flagged. A play
 of blanks alone is asked about too (`scorer.turns.lone_blanks_confirmed`): an empty square looks
-most like a blank, and a blank takes the letter the words want. And where the players said known
-tiles the photo read as gone are there, the squares just past the play's words
+most like a blank, and a blank takes the letter the words want. Where the players said known
+tiles the photo read as gone are there, the squares just past the play's words are asked too
 (`scorer.turns.missed_confirmed`)."""
 
 from __future__ import annotations
