@@ -19,6 +19,7 @@ from scorer.errors import IllegalPlay, PlayErrorCode
 from scorer.game import ChallengeWithdrawn, Event, Game, GameError, Pass, Play
 from scorer.gcg import EventKind, GcgEvent, play_placements
 from scorer.move import ChangeKind, classify_change, find_play
+from scorer.scoring import WordScore
 from scorer.tracking import (
     EMPTY,
     Reading,
@@ -131,6 +132,24 @@ def turn_from_reading(
     return Turn(result, event)
 
 
+def _proposed(turn: Turn, message: str, cells: tuple[UncertainCell, ...] | None = None) -> Turn:
+    """`turn` sent for review with `message` (and, if given, these `cells` asked), the event it
+    would record proposed, to be confirmed or corrected."""
+    changes = {} if cells is None else {"uncertain": cells}
+    result = dataclasses.replace(
+        turn.result, status=TurnStatus.NEEDS_REVIEW, message=message, **changes
+    )
+    return Turn(result, None, proposed=(turn.event,))
+
+
+def _ends(board: Board, word: WordScore) -> list[Square]:
+    """The empty squares just past either end of `word` on `board`."""
+    dr, dc = (0, 1) if word.across else (1, 0)
+    before = (word.row - dr, word.col - dc)
+    after = (word.row + dr * word.length, word.col + dc * word.length)
+    return [s for s in (before, after) if board.in_bounds(*s) and board.get(*s) is None]
+
+
 def passes_confirmed(turn: Turn, seen: bool | None = None) -> Turn:
     """`turn`, but a pass it would record is sent for review instead, to be confirmed: a photo
     of the board as the last turn left it is a pass, or the same position photographed again (a
@@ -144,10 +163,7 @@ def passes_confirmed(turn: Turn, seen: bool | None = None) -> Turn:
         return turn
     if seen is False:
         return Turn(dataclasses.replace(turn.result, message=ALREADY_RECORDED), None)
-    result = dataclasses.replace(
-        turn.result, status=TurnStatus.NEEDS_REVIEW, message=PASS_TO_CONFIRM
-    )
-    return Turn(result, None, proposed=(turn.event,))
+    return _proposed(turn, PASS_TO_CONFIRM)
 
 
 def first_pass(game: Game, turn: Turn) -> Turn:
@@ -175,10 +191,7 @@ def withdrawals_confirmed(turn: Turn) -> Turn:
     not asked."""
     if not isinstance(turn.event, ChallengeWithdrawn):
         return turn
-    result = dataclasses.replace(
-        turn.result, status=TurnStatus.NEEDS_REVIEW, message=WITHDRAWAL_TO_CONFIRM
-    )
-    return Turn(result, None, proposed=(turn.event,))
+    return _proposed(turn, WITHDRAWAL_TO_CONFIRM)
 
 
 def turn_from_board(game: Game, board: Board, dictionary: Dictionary | None) -> Turn:
@@ -209,10 +222,8 @@ def phonies_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> 
     for word in play.words:
         if word.word not in unknown:
             continue
+        ends += _ends(board, word)
         dr, dc = (0, 1) if word.across else (1, 0)
-        before = (word.row - dr, word.col - dc)
-        after = (word.row + dr * word.length, word.col + dc * word.length)
-        ends += [s for s in (before, after) if board.in_bounds(*s) and board.get(*s) is None]
         squares = [(word.row + dr * i, word.col + dc * i) for i in range(word.length)]
         letters += [s for s in squares if s in new]
     asked = [s for s in dict.fromkeys(ends + letters) if s not in answered]
@@ -224,10 +235,7 @@ def phonies_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> 
         "correct it, or confirm the move (a phony the others may challenge)"
     )
     cells = tuple(UncertainCell(s, (new.get(s, EMPTY),), why) for s in asked)
-    result = dataclasses.replace(
-        turn.result, status=TurnStatus.NEEDS_REVIEW, message=why, uncertain=cells
-    )
-    return Turn(result, None, proposed=(turn.event,))
+    return _proposed(turn, why, cells)
 
 
 LONE_BLANKS = (
@@ -255,10 +263,7 @@ def lone_blanks_confirmed(turn: Turn, answered: frozenset[Square] = frozenset())
     if not asked:
         return turn
     cells = tuple(UncertainCell(s, (UNKNOWN_BLANK, EMPTY), LONE_BLANKS) for s in asked)
-    result = dataclasses.replace(
-        turn.result, status=TurnStatus.NEEDS_REVIEW, message=LONE_BLANKS, uncertain=cells
-    )
-    return Turn(result, None, proposed=(turn.event,))
+    return _proposed(turn, LONE_BLANKS, cells)
 
 
 WORD_ENDS = (
@@ -282,27 +287,16 @@ def missed_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> T
     AID, its Q read as an empty square past the word (seed 12, turn 18), and JOBED as a pass,
     none of its tiles read (seed 15, turn 22)."""
     if isinstance(turn.event, Pass):
-        result = dataclasses.replace(
-            turn.result, status=TurnStatus.NEEDS_REVIEW, message=NOTHING_SEEN
-        )
-        return Turn(result, None, proposed=(turn.event,))
+        return _proposed(turn, NOTHING_SEEN)
     play, board = turn.result.play, turn.result.board
     if not isinstance(turn.event, Play) or play is None or board is None:
         return turn
-    ends: list[Square] = []
-    for word in play.words:
-        dr, dc = (0, 1) if word.across else (1, 0)
-        before = (word.row - dr, word.col - dc)
-        after = (word.row + dr * word.length, word.col + dc * word.length)
-        ends += [s for s in (before, after) if board.in_bounds(*s) and board.get(*s) is None]
+    ends = [square for word in play.words for square in _ends(board, word)]
     asked = [s for s in dict.fromkeys(ends) if s not in answered]
     if not asked:
         return turn
     cells = tuple(UncertainCell(s, (EMPTY,), WORD_ENDS) for s in asked)
-    result = dataclasses.replace(
-        turn.result, status=TurnStatus.NEEDS_REVIEW, message=WORD_ENDS, uncertain=cells
-    )
-    return Turn(result, None, proposed=(turn.event,))
+    return _proposed(turn, WORD_ENDS, cells)
 
 
 def corrected_turn(
