@@ -439,7 +439,7 @@ def _heldout_photo(seed: int, index: int, variant_name: str) -> tuple[np.ndarray
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), truth
 
 
-def test_a_fair_first_look_line_fit_is_taken() -> None:
+def test_a_wood_print_whose_other_outlines_fit_no_lines_is_found_within_a_third_of_a_cell() -> None:
     # Wood print: the first look fits the grid's lines at 0.67 and its premium squares agree;
     # the whole search's outlines rank above the first look's and fit no lines, and its
     # premium squares alone placed the grid 0.53 of a cell off.
