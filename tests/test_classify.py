@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -33,7 +34,13 @@ from vision.orient import choose_rotation, rotate_predictions
 pytest.importorskip("PIL", reason="rendering test boards needs Pillow (dev extra)")
 
 from training.dataset import rectify_to_grid  # noqa: E402
-from training.render import Pose, random_style, render_board_photo  # noqa: E402
+from training.render import (  # noqa: E402
+    Pose,
+    heldout_edition,
+    random_style,
+    render_board_photo,
+)
+from vision.pipeline import read_board  # noqa: E402
 
 RU_ROWS = [
     "...............",
@@ -188,6 +195,23 @@ def test_orientation_of_a_turned_board(classifier: CellClassifier, turns: int) -
     # look alike in any direction, and its loose tiles in an unseen font miss a few letters).
     lettered = [(i, t) for i, t in enumerate(expected(RU_ROWS, "ru")) if t not in (EMPTY, BLANK)]
     assert sum(labels[i] == t for i, t in lettered) >= 0.8 * len(lettered)
+
+
+def test_a_few_tiles_turn_the_board_whatever_its_printed_labels_vote() -> None:
+    # A wood print with "2" and "3" printed on its 58 premium squares, each voting mildly for
+    # the board upside down, and the ten tiles of an early game voting upright: all voting, the
+    # labels won, and WITHY read upside down made MILHA, a word (bench_players --seed 14). The
+    # cells the reading takes for lettered tiles vote again, alone.
+    style = heldout_edition(np.random.default_rng(14_000))
+    pose = Pose(angle=6.57, tilt=8.72, tilt_direction=182.8, fill=0.615)
+    rows = ["." * 15] * 15
+    rows[7] = "...DJINNI......"
+    for r, letter in zip(range(6, 11), "WITHY", strict=True):
+        rows[r] = rows[r][:8] + letter + rows[r][9:]
+    photo, _, _ = render_board_photo(rows, "en", style, 14_000_003, (1600, 1200), pose)
+    _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 88])
+    reading = read_board(jpeg.tobytes(), load_variant("en"))
+    assert reading.rows == rows
 
 
 def test_empty_grid_has_no_rotation_vote(classifier: CellClassifier) -> None:

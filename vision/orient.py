@@ -18,14 +18,19 @@ _TEXTLESS = [i for i, name in enumerate(VISUAL_CLASSES) if name in UNORIENTED]
 
 
 def choose_rotation(
-    preds: CellPredictions, min_tile_prob: float = 0.5, upright: tuple[int, int] | None = None
+    preds: CellPredictions,
+    min_tile_prob: float = 0.5,
+    upright: tuple[int, int] | None = None,
+    voters: np.ndarray | None = None,
 ) -> tuple[int, float]:
     """The board's text rotation k (0–3) and a confidence in [0, 1].
 
     Cells that are probably lettered tiles vote with their direction probabilities (log-summed,
     so a few confident tiles outweigh many unsure ones). `upright`, the board's (rows, cols),
-    leaves only the turns that bring the grid to that shape. The confidence is the winning share
-    of the softmax over the turns left; an even share when no cell holds a lettered tile.
+    leaves only the turns that bring the grid to that shape. `voters` (a mask over the cells, in
+    the predictions' order) lets only those cells vote: the ones a reading took for lettered tiles.
+    The confidence is the winning share of the softmax over the turns left; an even share when no
+    cell holds a lettered tile.
 
     >>> k, confidence = choose_rotation(CellClassifier().predict(grid_image))  # doctest: +SKIP
     """
@@ -38,7 +43,8 @@ def choose_rotation(
     if not turns:
         raise ValueError(f"a {preds.rows}×{preds.cols} grid cannot be the {upright} board")
     lettered = 1.0 - preds.probs[:, _TEXTLESS].sum(axis=1)
-    voters = lettered >= min_tile_prob
+    if voters is None:
+        voters = lettered >= min_tile_prob
     if not voters.any():
         return turns[0], 1 / len(turns)
     direction = preds.joint[voters][

@@ -17,6 +17,7 @@ import numpy as np
 from scorer.variant import Variant
 from vision.calibrate import BoardLooks, cell_looks, rotate_looks
 from vision.classify import (
+    UNORIENTED,
     CellClassifier,
     CellPredictions,
     cell_scores,
@@ -97,13 +98,26 @@ def read_board(
             turned[rotation] = looks, BoardLooks(looks, kinds, upright[1])
         return turned[rotation]
 
-    def orient(predictions: CellPredictions):
-        rotation, _ = choose_rotation(predictions, upright=upright)
+    def read_turned(predictions: CellPredictions, rotation: int):
         looks, board = upright_looks(rotation)
         cells = read_cells(
             rotate_predictions(predictions, rotation), variant, whole_board=True, looks=board
         )
         return rotation, cells, looks
+
+    def orient(predictions: CellPredictions):
+        rotation, _ = choose_rotation(predictions, upright=upright)
+        first = read_turned(predictions, rotation)
+        # Every cell that might hold a letter voted; premium labels (digits, words) can outvote
+        # the few tiles of an early game. The cells this reading, weighed against the board's
+        # own squares, takes for lettered tiles vote again, alone.
+        lettered = np.array([[cell.label not in UNORIENTED for cell in line] for line in first[1]])
+        if not lettered.any():
+            return first
+        again, _ = choose_rotation(
+            predictions, upright=upright, voters=np.rot90(lettered, rotation).ravel()
+        )
+        return first if again == rotation else read_turned(predictions, again)
 
     def surely_empty(predictions: CellPredictions) -> np.ndarray:
         """The cells the first model's reading, weighed against the board, calls empty with
