@@ -516,14 +516,7 @@ def track(
         uncertain[square] = list(dict.fromkeys([*_tile_options(cell, thresholds), EMPTY]))
         del settled[square]
     base = known.place(removed).place(settled)
-    choices = {
-        square: [
-            s
-            for s in options
-            if s == EMPTY or not over_count(base.place({square: Tile.from_char(s)}), variant)
-        ]
-        for square, options in uncertain.items()
-    }
+    choices = _countable(base, uncertain, variant)
     squares = sorted(choices)
     new_squares = {s for s in settled if known.get(*s) is None}
     # A cell whose every candidate the tile counts rule out holds none of them, like an
@@ -555,8 +548,14 @@ def track(
         # can look like a blank with confidence (0.97 on a held-out edition, beside a play of
         # seven sure letters in another column): where no move is legal with them, the new
         # blanks read with confidence may be no tiles, as doubtful ones may.
-        wider = {**choices, **{s: [UNKNOWN_BLANK, EMPTY] for s in strays}}
         base = base.place(dict.fromkeys(strays))
+        # The tile counts ruled candidates out with the strays as blanks: without them, a
+        # doubtful blank may be the set's last again (INSIDERs, its blank on a corner read
+        # 0.79, recorded as INSIDER beside two premium squares read as blanks).
+        recounted = _countable(
+            base, {s: options for s, options in uncertain.items() if s not in unreadable}, variant
+        )
+        wider = {**choices, **recounted, **{s: [UNKNOWN_BLANK, EMPTY] for s in strays}}
         squares, choices, new_squares = sorted(wider), wider, new_squares - set(strays)
         filled = _fillings(
             known, base, choices, squares, new_squares, variant, last_play, dictionary
@@ -634,6 +633,20 @@ def track(
 
     _, kind, board, play = outcomes[0]
     return _finish(kind, board, play, known, variant, dictionary, rotation, misreads, read_board)
+
+
+def _countable(
+    base: Board, uncertain: dict[Square, list[str]], variant: Variant
+) -> dict[Square, list[str]]:
+    """Each uncertain square's candidates that `base` leaves in the tile set, and "no tile"."""
+    return {
+        square: [
+            s
+            for s in options
+            if s == EMPTY or not over_count(base.place({square: Tile.from_char(s)}), variant)
+        ]
+        for square, options in uncertain.items()
+    }
 
 
 def _fillings(

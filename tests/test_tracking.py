@@ -481,6 +481,25 @@ def test_a_sure_blank_off_the_play_that_no_legal_move_holds_is_an_empty_square()
     assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
 
 
+def test_sure_blanks_taken_for_no_tiles_leave_a_doubtful_blank_of_the_play_in_the_set() -> None:
+    # Two premium squares read as sure blanks off the play (no move is legal with them), and the
+    # play's last tile a doubtful blank: with the two taken for blanks the set (2) had none left
+    # for it, so the play was recorded without it (INSIDER for INSIDERs, 10 points for 80).
+    after = SLOVO.place(
+        {
+            (6, 9): Tile("К"),
+            (8, 9): Tile("Т"),
+            (9, 9): Tile("?", True),
+            (8, 5): Tile("?", True),
+            (6, 6): Tile("?", True),
+        }
+    )
+    doubtful = {(9, 9): [("blank", 0.79), ("empty", 0.09), ("С", 0.01)]}
+    result = track(SLOVO, reading_of(after, doubtful), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.NEEDS_REVIEW, result.message
+    assert [(c.square, set(c.candidates)) for c in result.uncertain] == [((9, 9), {".", "?"})]
+
+
 def test_a_lone_sure_tile_on_a_premium_square_is_taken_for_its_label() -> None:
     # A printed "3" on A1 read as a sure Ъ, touching nothing: no legal move holds it, so the
     # play is recorded without it and nothing is asked.
