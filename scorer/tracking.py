@@ -67,6 +67,11 @@ class Thresholds:
     glare): its truth may be none of them, so it is never settled by elimination."""
     match: float = 0.6
     """Share of known tiles that must be seen in the photo for it to show this game's board."""
+    vouch: float = 0.9
+    """Share of known tiles a photo read on a grid must show as themselves, each on its own
+    square, for them to vouch for a grid the photo's colours did not (`known_tiles_vouch`)."""
+    vouchers: int = 10
+    """Known tiles a board must hold for them to vouch for a grid."""
     unlisted: tuple[float, ...] = (0.012, 0.012, 0.012, 0.006, 0.0002)
     """Odds that a word really played is missing from the word list where a look-alike of it, one
     letter changed, is on the list, by the word's length (1, 2, 3, 4, then 5 letters or more):
@@ -210,6 +215,25 @@ def align(known: Board, reading: Reading) -> tuple[int, list[list[_Cell]], float
         )
     total = known.tile_count()
     return best[1], best[2], (best[0] / total if total else 1.0)
+
+
+def known_tiles_vouch(
+    known: Board, reading: Reading, thresholds: Thresholds = Thresholds()
+) -> bool:
+    """Whether `known`'s tiles vouch for the grid `reading` was read on: the board holds at
+    least `thresholds.vouchers` tiles and the reading, laid over it at its best turn, shows at
+    least `thresholds.vouch` of them as themselves. A grid a cell or more off shows the known
+    words' letters beside their squares, or on empty ones."""
+    total = known.tile_count()
+    if total < thresholds.vouchers:
+        return False
+    _, grid, _ = align(known, reading)
+    same = sum(
+        1
+        for (r, c), tile in known.tiles()
+        if grid[r][c].symbol != EMPTY and same_tile(tile, Tile.from_char(grid[r][c].symbol))
+    )
+    return same >= thresholds.vouch * total
 
 
 def _tile_options(cell: _Cell, thresholds: Thresholds) -> list[str]:

@@ -71,6 +71,7 @@ from vision.answers import square_key, vouched
 from vision.classify import UnreadableVariant, check_readable
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
 from vision.exemplars import with_known_letters
+from vision.pipeline import vouched_grid
 from vision.rectify import CornersError
 
 log = logging.getLogger("scorekeeper.server")
@@ -632,9 +633,40 @@ class GameService:
             return None
         return {**stored, "game": self.game_json(tx, self.record(tx, game_id))}
 
-    def read(self, data: bytes, variant: Variant, corners: Corners | None) -> Reading:
+    def read(
+        self, data: bytes, variant: Variant, corners: Corners | None, known: Board | None = None
+    ) -> Reading:
         """Read a photo on the reading threads, its failures as `ServiceError`s (`no_board`
-        with `retry_with` "corners", `timeout`, `bad_corners`, the photo's own codes)."""
+        with `retry_with` "corners", `timeout`, `bad_corners`, the photo's own codes).
+
+        `known`, the game's board: where no grid is found, a grid the premium squares placed
+        without vouching for it (`vision.locate.BoardNotFound.unvouched`: late in a game tiles
+        cover most of them) is read, and taken where the known tiles vouch for it
+        (`vision.pipeline.vouched_grid`), so that the players need not retake the photo."""
+        try:
+            return self._read_once(data, variant, corners)
+        except LookupError as exc:  # vision.locate.BoardNotFound
+
+            def attempt(grid: Corners) -> Reading | None:
+                try:
+                    return self._read_once(data, variant, grid)
+                except (ServiceError, LookupError):
+                    return None
+
+            if known is not None:
+                reading = vouched_grid(getattr(exc, "unvouched", ()), known, attempt)
+                if reading is not None:
+                    return reading
+            found = str(exc) or "no board found in the photo"
+            raise ServiceError(
+                "no_board",
+                f"{found}: send the photo again with the grid's four corners marked "
+                "(field 'corners')",
+                retry_with="corners",
+            ) from exc
+
+    def _read_once(self, data: bytes, variant: Variant, corners: Corners | None) -> Reading:
+        """`read` without a second look: `LookupError` where no grid is found."""
         if self.reader is None:
             raise ServiceError("reader_unavailable", f"photos cannot be read: {self.reader_error}")
         future = self._reading_threads().submit(self.reader, data, variant, corners)
@@ -648,14 +680,6 @@ class GameService:
             raise ServiceError(PHOTO_CODES.get(exc.code, exc.code), exc.message) from exc
         except CornersError as exc:
             raise ServiceError("bad_corners", str(exc)) from exc
-        except LookupError as exc:  # vision.locate.BoardNotFound
-            found = str(exc) or "no board found in the photo"
-            raise ServiceError(
-                "no_board",
-                f"{found}: send the photo again with the grid's four corners marked "
-                "(field 'corners')",
-                retry_with="corners",
-            ) from exc
 
     def post_photo(
         self,
@@ -680,10 +704,10 @@ class GameService:
             replayed = self.replay(tx, game_id, sha, key)
             if replayed is not None:
                 return replayed
-            self.require_open(tx, record)
+            known = self.require_open(tx, record).state.board
         check_photo(data, self.max_pixels)
         read_start = time.perf_counter()
-        reading = self.read(data, self.variant_of(record), marked)
+        reading = self.read(data, self.variant_of(record), marked, known)
         read_ms = (time.perf_counter() - read_start) * 1000
         self.store.save_photo(data, sha)
         turn_id = secrets.token_hex(6)

@@ -170,6 +170,29 @@ def test_no_board_then_the_corners_marked(api: Api, reader: FakeReader) -> None:
     assert reader.corners == [None, CORNERS]
 
 
+def test_a_grid_the_known_tiles_vouch_for_is_read_without_a_retake(
+    client: TestClient, reader: FakeReader
+) -> None:
+    # Late in a game tiles cover most premium squares: the colours place a grid that they do
+    # not vouch for alone. Read there, the photo shows the known tiles on their own squares,
+    # so the turn is recorded without the player retaking the photo or marking corners.
+    api = new_game(client, reader, words="CARTELS\nSEAT\nSEATS\n")
+    cartels = {7: "....CARTELS...."}
+    seat = {**cartels, 8: "..........E....", 9: "..........A....", 10: "..........T...."}
+    assert api.photo(photo(1), reading(cartels)).json()["status"] == "committed"
+    assert api.photo(photo(2), reading(seat)).json()["status"] == "committed"
+    grid = np.float64(CORNERS)
+    refusal = BoardNotFound("no 15x15 board grid found", [grid + 40, grid])
+    seats = {**seat, 11: "..........S...."}
+    # Read on a grid a column off, the known tiles stand beside their squares: no vouching.
+    shifted = {r: "." + row[:-1] for r, row in seats.items()}
+    _error(api.photo(reader.add(photo(3), refusal, reading(shifted))), 422, "no_board")
+    assert reader.corners[-3:] == [None, (grid + 40).tolist(), grid.tolist()]
+    turn = api.photo(reader.add(photo(4), refusal, reading(seats))).json()
+    assert turn["status"] == "committed" and turn["move"]["word"] == "SEATS"
+    assert reader.corners[-2:] == [None, (grid + 40).tolist()]
+
+
 @pytest.mark.parametrize(
     "corners",
     [

@@ -439,6 +439,39 @@ def _heldout_photo(seed: int, index: int, variant_name: str) -> tuple[np.ndarray
     return cv2.imdecode(jpeg, cv2.IMREAD_COLOR), truth
 
 
+# A late position of a self-played English game (`training.self_play`, seed 5, 12 moves).
+LATE_GAME = [
+    ".......Q.......",
+    "...B...UNREEVES",
+    "...L...A.......",
+    "...U...L.......",
+    "...EM.DE.......",
+    "...TOXA.TJ.....",
+    "...OL.WAEG.....",
+    "..?PD.GUZ......",
+    "..A.E..........",
+    ".BR.R..........",
+    ".OH.S..........",
+    ".NO............",
+    ".NO............",
+    "HED............",
+    "CR.............",
+]
+
+
+def test_a_refused_wood_print_offers_the_grid_its_premium_squares_placed() -> None:
+    # Tiles cover many squares of this lineless wood print: the blocks of premium squares agree
+    # on the grid, but the colours left do not vouch for it alone, and the photo is refused.
+    # The grid comes with the refusal, for a game's known tiles to vouch for.
+    style = heldout_edition(np.random.default_rng(14_000))
+    pose = Pose(quarter_turns=2, angle=1.27, tilt=3.28, tilt_direction=62.55, fill=0.612)
+    image, truth, _ = render_board_photo(LATE_GAME, "en", style, 26_007, (1600, 1200), pose)
+    _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 88])
+    with pytest.raises(BoardNotFound) as refusal:
+        locate_photo(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), load_variant("en"))
+    assert min(corner_error_cells(grid, truth) for grid in refusal.value.unvouched) < 0.1
+
+
 def test_a_wood_print_whose_other_outlines_fit_no_lines_is_found_within_a_third_of_a_cell() -> None:
     # Wood print: the first look fits the grid's lines at 0.67 and its premium squares agree;
     # the whole search's outlines rank above the first look's and fit no lines, and its

@@ -188,7 +188,16 @@ _MAX_IMBALANCE = 0.18
 
 
 class BoardNotFound(LookupError):
-    """No playing grid could be found in the photo with enough confidence."""
+    """No playing grid could be found in the photo with enough confidence.
+
+    `unvouched`: grids the premium squares placed, their blocks agreeing, that the colours did
+    not vouch for alone (the layout explained too little more there than a cell or two away,
+    as when tiles cover most squares late in a game); corners TL, TR, BR, BL as the image is
+    seen, best first. Something else may vouch for one: a game's known tiles read on it."""
+
+    def __init__(self, message: str = "", unvouched: Sequence[np.ndarray] = ()) -> None:
+        super().__init__(message)
+        self.unvouched = tuple(unvouched)
 
 
 class _Disputed(BoardNotFound):
@@ -253,19 +262,27 @@ def locate_grid(
         return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
     masks += _more_masks(colour, blurred, masks)
     candidates = _candidate_quads(masks, colour.shape[:2], closings)
+    unvouched: list[np.ndarray] = []
     try:
-        quality, corners = _search(colour, levels, work, candidates, rows, cols, seen, memo)
+        quality, corners = _search(
+            colour, levels, work, candidates, rows, cols, seen, memo, unvouched=unvouched
+        )
     except BoardNotFound as refusal:
         # A second look at the masks (6. above), where only lines settle a grid.
         inner = _candidate_quads(masks, colour.shape[:2], closings, second=True, known=candidates)
-        if not inner:
-            raise
         try:
+            if not inner:
+                raise
             quality, corners = _search(
-                colour, levels, work, inner, rows, cols, seen, memo, premium_only=False
+                colour, levels, work, inner, rows, cols, seen, memo, False, unvouched
             )
         except BoardNotFound:
-            raise refusal from None
+            distinct: list[np.ndarray] = []
+            for grid in unvouched:
+                if not any(_same_grid(grid, other, rows, cols) for other in distinct):
+                    distinct.append(grid)
+            grids = [(grid + 0.5) * factor - 0.5 for grid in distinct]
+            raise BoardNotFound(str(refusal), grids) from None
     return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
 
 
@@ -279,12 +296,14 @@ def _search(
     seen: np.ndarray | None,
     memo: dict[bytes, object],
     premium_only: bool = True,
+    unvouched: list[np.ndarray] | None = None,
 ) -> tuple[float, np.ndarray]:
     """(quality, corners) of the grid found from these candidate quadrilaterals, by its lines
     and then by its premium squares (2. to 5. above), by the premium squares alone only with
     `premium_only`; raises `BoardNotFound`. `memo` keeps what the first look computed. Where
     the premium squares alone may place the grid, the grid-area net's outlines
-    (`_learned_quads`, 1. above) are where they may place it too."""
+    (`_learned_quads`, 1. above) are where they may place it too. `unvouched` gets the grids
+    the premium squares placed but did not vouch for (`BoardNotFound.unvouched`)."""
     best: tuple[float, np.ndarray] | None = None
     warped = [_candidate(work, quad, rows, cols, memo) for quad in candidates]
     # The plain energy's combs only when the capped energy's give no grid (see 2. above).
@@ -311,7 +330,9 @@ def _search(
     if seen is not None:
         alone = premium_only and (standing is None or isinstance(refusal, _Unplaced))
         nets = _learned_quads(colour) if alone else []
-        found = _lineless(colour, levels, work, candidates, rows, cols, seen, alone, nets)
+        found = _lineless(
+            colour, levels, work, candidates, rows, cols, seen, alone, nets, unvouched
+        )
         if found is not None:
             return found
     if standing is not None:
@@ -388,11 +409,13 @@ def _lineless(
     layout: np.ndarray,
     premium_only: bool = True,
     learned: Sequence[np.ndarray] = (),
+    unvouched: list[np.ndarray] | None = None,
 ) -> tuple[float, np.ndarray] | None:
     """(quality, corners) of the grid found from its premium squares (5. above), or None;
     without `premium_only`, only where lines settle it (the premium squares alone were not
     clear enough against the lines already fitted). `learned`: the grid-area net's outlines,
-    where the premium squares alone may place the grid too."""
+    where the premium squares alone may place the grid too. `unvouched` gets the grids whose
+    blocks agreed but whose colours did not vouch for them alone."""
     ranked = premium_grids(colour, [*learned, *candidates], layout)
 
     def is_learned(outline: np.ndarray) -> bool:
@@ -425,8 +448,12 @@ def _lineless(
                     continue
     for _, start, outline in placed:
         fit = fit_of(start)
-        if premium_only and fit is not None and fit.accepted_within(outline):
+        if fit is None or not fit.agreed:
+            continue
+        if premium_only and fit.accepted_within(outline):
             return fit.margin, settle_on_edges(levels, fit.corners, rows, cols)
+        if unvouched is not None:
+            unvouched.append(settle_on_edges(levels, fit.corners, rows, cols))
     return None
 
 

@@ -9,11 +9,13 @@ cols and as cols × rows, the better fit kept, and the reading turned upright as
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import numpy as np
 
+from scorer.board import Board
+from scorer.tracking import Reading, known_tiles_vouch
 from scorer.variant import Variant
 from vision.calibrate import BoardLooks, cell_looks, rotate_looks
 from vision.classify import (
@@ -31,6 +33,7 @@ from vision.reading import BoardReading
 from vision.rectify import Corners, check_corners, rectify
 
 T = TypeVar("T")
+R = TypeVar("R", bound=Reading)
 
 # A square the first model's reading, weighed against the board's own empty squares and tiles
 # (`vision.calibrate`), calls empty with this confidence is not read by the second model nor
@@ -60,7 +63,8 @@ def read_board(
     (quality 1), and the tiles' rotation is still found from the cells.
 
     Raises `vision.decode.PhotoError` for bytes that are not a usable image,
-    `vision.locate.BoardNotFound` when the photo shows no board grid,
+    `vision.locate.BoardNotFound` when the photo shows no board grid (its `unvouched` grids in
+    the upright full-size photo's pixels, to be read with `corners` where something vouches),
     `vision.rectify.CornersError` when the marked corners cannot be the grid and
     `vision.classify.UnreadableVariant` for a variant whose letters the cell model cannot read.
 
@@ -72,9 +76,13 @@ def read_board(
     timings: dict[str, float] = {}
     photo = _timed(timings, "decode", lambda: decode_photo(data, max_pixels=max_pixels))
     if corners is None:
-        location, (rows, cols) = _timed(
-            timings, "locate", lambda: locate_photo(photo.image, variant)
-        )
+        try:
+            location, (rows, cols) = _timed(
+                timings, "locate", lambda: locate_photo(photo.image, variant)
+            )
+        except BoardNotFound as refusal:
+            grids = [(grid + 0.5) * photo.scale - 0.5 for grid in refusal.unvouched]
+            raise BoardNotFound(str(refusal), grids) from None
     else:
         rows, cols = _marked_shape(corners, upright)
         marked = check_corners(corners, photo.width, photo.height, rows, cols)
@@ -159,6 +167,20 @@ def read_board(
         looks=np.round(looks, 1).reshape(len(cells), len(cells[0]), -1).tolist(),
         features=features,
     )
+
+
+def vouched_grid(
+    grids: Sequence[np.ndarray], known: Board, read: Callable[[Corners], R | None]
+) -> R | None:
+    """The reading, by `read` (None where it refuses the corners), of the first of a refused
+    photo's unvouched `grids` (`BoardNotFound.unvouched`) that the game's `known` tiles vouch
+    for (`scorer.tracking.known_tiles_vouch`); None when they vouch for none. Late in a game
+    tiles cover most premium squares, and the colours left vouch for no grid alone."""
+    for grid in grids:
+        reading = read([[float(x), float(y)] for x, y in grid])
+        if reading is not None and known_tiles_vouch(known, reading):
+            return reading
+    return None
 
 
 def locate_photo(image: np.ndarray, variant: Variant) -> tuple[GridLocation, tuple[int, int]]:

@@ -88,7 +88,7 @@ class PremiumFit:
     @property
     def accepted(self) -> bool:
         """Whether the blocks agree on this grid (see the module's docstring)."""
-        return self._agree() and self.margin >= MIN_MARGIN
+        return self.agreed and self.margin >= MIN_MARGIN
 
     def accepted_within(self, outline: np.ndarray) -> bool:
         """Whether the blocks agree on this grid, found inside `outline` (working-image px, TL
@@ -98,7 +98,7 @@ class PremiumFit:
         position, as an edition's frame does for a player; the layout must still explain the
         colours here better than elsewhere, by `_FILLED_MARGIN` of `MIN_MARGIN` (pale premium
         squares under a board of tiles explain little, but the blocks agree on where they are)."""
-        if not self._agree():
+        if not self.agreed:
             return False
         rows, cols = self.shape
         grid = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
@@ -122,7 +122,8 @@ class PremiumFit:
             return self.score - float(self.shifted[inside].max()) >= MIN_MARGIN
         return self.margin >= _FILLED_MARGIN * MIN_MARGIN
 
-    def _agree(self) -> bool:
+    @property
+    def agreed(self) -> bool:
         """Whether enough blocks show their squares and sit where the fitted grid puts them."""
         return self.agreeing >= max(MIN_BLOCKS, MIN_AGREEING * self.blocks)
 
