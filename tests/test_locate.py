@@ -28,9 +28,10 @@ from training.table_frames import Glare, Shot, TableScene
 from vision import locate
 from vision.decode import decode_photo
 from vision.locate import BoardNotFound, _opened, locate_grid
-from vision.pipeline import locate_photo
+from vision.pipeline import locate_photo, read_board, vouched_grid
 from vision.premium_fit import PremiumFit, premium_fit
 from vision.pyramid import Pyramid
+from vision.reading import BoardReading
 from vision.rectify import CornersError, check_corners, rectify
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -470,6 +471,20 @@ def test_a_refused_wood_print_offers_the_grid_its_premium_squares_placed() -> No
     with pytest.raises(BoardNotFound) as refusal:
         locate_photo(cv2.imdecode(jpeg, cv2.IMREAD_COLOR), load_variant("en"))
     assert min(corner_error_cells(grid, truth) for grid in refusal.value.unvouched) < 0.1
+    # In a game, the known tiles read there vouch for it; a column off, they do not.
+    en, data = load_variant("en"), jpeg.tobytes()
+    with pytest.raises(BoardNotFound) as refused:
+        read_board(data, en)
+    grids = refused.value.unvouched
+    known = Board.from_rows(LATE_GAME)
+
+    def read(corners: list[list[float]]) -> BoardReading:
+        return read_board(data, en, corners=corners)
+
+    reading = vouched_grid(grids, known, read)
+    assert reading is not None and corner_error_cells(np.array(reading.corners), truth) < 0.1
+    column = [(grid[1] - grid[0]) / 15 for grid in grids]
+    assert vouched_grid([g + c for g, c in zip(grids, column, strict=True)], known, read) is None
 
 
 def test_a_wood_print_whose_other_outlines_fit_no_lines_is_found_within_a_third_of_a_cell() -> None:
