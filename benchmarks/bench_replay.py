@@ -29,19 +29,15 @@ from pathlib import Path
 # The photos are rendered with the dev-only `training` package, which lives in the checkout.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scorer.board import Board
 from scorer.dictionary import Dictionary, DictionaryError, dictionary_for
 from scorer.game import ChallengeWithdrawn, Game, GameError, Play, game_from_gcg
 from scorer.gcg import GcgError, infer_variant, read_gcg_file
 from scorer.turns import turn_from_reading
-from scorer.variant import Variant
 from training.photo_games import edition_style, turn_photos
 from vision.classify import CellClassifier
 from vision.decode import PhotoError
 from vision.locate import BoardNotFound
-from vision.pipeline import read_board, vouched_grid
-from vision.reading import BoardReading
-from vision.rectify import Corners, CornersError
+from vision.pipeline import read_game_photo
 
 
 def _tiles(play) -> set[tuple]:
@@ -61,25 +57,6 @@ def _same(expected, got) -> bool:
     if isinstance(expected, ChallengeWithdrawn):
         return isinstance(got, ChallengeWithdrawn)
     return got is not None and not isinstance(got, Play | ChallengeWithdrawn)
-
-
-def _read(data: bytes, variant: Variant, classifier: CellClassifier, known: Board) -> BoardReading:
-    """The photo read as `scorekeeper replay` reads it: where no grid is found, a grid the
-    known tiles vouch for (`vision.pipeline.vouched_grid`)."""
-    try:
-        return read_board(data, variant, classifier)
-    except BoardNotFound as refusal:
-
-        def attempt(corners: Corners) -> BoardReading | None:
-            try:
-                return read_board(data, variant, classifier, corners=corners)
-            except (BoardNotFound, CornersError):
-                return None
-
-        vouched = vouched_grid(refusal.unvouched, known, attempt)
-        if vouched is None:
-            raise
-        return vouched
 
 
 def main() -> int:
@@ -137,7 +114,7 @@ def main() -> int:
             replay.state  # noqa: B018  (fold the log before the clock starts)
             start = time.perf_counter()
             try:
-                reading = _read(photo.jpeg, game.variant, classifier, replay.state.board)
+                reading = read_game_photo(photo.jpeg, game.variant, replay.state.board, classifier)
                 turn = turn_from_reading(replay, reading, dictionary)
                 got = turn.event
             except (PhotoError, BoardNotFound):

@@ -646,14 +646,14 @@ class GameService:
         try:
             return self._read_once(data, variant, corners)
         except LookupError as exc:  # vision.locate.BoardNotFound
-
-            def attempt(grid: Corners) -> Reading | None:
-                try:
-                    return self._read_once(data, variant, grid)
-                except (ServiceError, LookupError):
-                    return None
-
             if known is not None:
+
+                def attempt(grid: Corners) -> Reading | None:
+                    try:
+                        return self._read_once(data, variant, grid)
+                    except (ServiceError, LookupError):
+                        return None
+
                 reading = vouched_grid(getattr(exc, "unvouched", ()), known, attempt)
                 if reading is not None:
                     return reading

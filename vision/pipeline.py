@@ -30,7 +30,7 @@ from vision.decode import DEFAULT_MAX_PIXELS, decode_photo
 from vision.locate import BoardNotFound, GridLocation, locate_grid
 from vision.orient import choose_rotation, rotate_predictions
 from vision.reading import BoardReading
-from vision.rectify import Corners, check_corners, rectify
+from vision.rectify import Corners, CornersError, check_corners, rectify
 
 T = TypeVar("T")
 R = TypeVar("R", bound=Reading)
@@ -181,6 +181,28 @@ def vouched_grid(
         if reading is not None and known_tiles_vouch(known, reading):
             return reading
     return None
+
+
+def read_game_photo(
+    data: bytes, variant: Variant, known: Board, classifier: CellClassifier | None = None
+) -> BoardReading:
+    """`read_board` for a photo of a game whose board is `known`: where no grid is found, the
+    photo is read on an unvouched grid its known tiles vouch for (`vouched_grid`); raises the
+    refusal when they vouch for none."""
+    try:
+        return read_board(data, variant, classifier)
+    except BoardNotFound as refusal:
+
+        def attempt(corners: Corners) -> BoardReading | None:
+            try:
+                return read_board(data, variant, classifier, corners=corners)
+            except (BoardNotFound, CornersError):
+                return None
+
+        vouched = vouched_grid(refusal.unvouched, known, attempt)
+        if vouched is None:
+            raise
+        return vouched
 
 
 def locate_photo(image: np.ndarray, variant: Variant) -> tuple[GridLocation, tuple[int, int]]:

@@ -10,9 +10,7 @@ import argparse
 import hashlib
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from scorekeeper.variants import add_variant_arguments, chosen_variant
 from scorer.board import square_name
@@ -22,9 +20,6 @@ from scorer.sheet import sheet_dict
 from scorer.tracking import TrackResult
 from scorer.turns import turn_from_reading
 from scorer.variant import VariantError
-
-if TYPE_CHECKING:
-    from vision.reading import BoardReading
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -77,8 +72,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.decode import PhotoError
     from vision.exemplars import with_known_letters
     from vision.locate import BoardNotFound
-    from vision.pipeline import read_board, vouched_grid
-    from vision.rectify import Corners, CornersError
+    from vision.pipeline import read_game_photo
 
     try:
         variant = chosen_variant(args)
@@ -98,15 +92,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"scorekeeper replay: the cell model cannot be loaded: {exc}", file=sys.stderr)
         return 2
 
-    def attempt(data: bytes) -> Callable[[Corners], BoardReading | None]:
-        def read(corners: Corners) -> BoardReading | None:
-            try:
-                return read_board(data, variant, classifier, corners=corners)
-            except (BoardNotFound, CornersError):
-                return None
-
-        return read
-
     previous_digest = None
     # Known tiles the previous photo read as empty (see scorer.tracking.track's `steady`).
     steady: frozenset[tuple[int, int]] = frozenset()
@@ -124,16 +109,9 @@ def run(args: argparse.Namespace) -> int:
             continue
         previous_digest = digest
         try:
-            reading = read_board(data, variant, classifier)
-        except BoardNotFound as exc:
-            # A grid the photo's colours did not vouch for, that the known tiles do.
-            vouched = vouched_grid(exc.unvouched, game.state.board, attempt(data))
-            if vouched is None:
-                print(f"scorekeeper replay: {photo}: {exc}", file=sys.stderr)
-                _print_sheet(game, args.json)
-                return 2
-            reading = vouched
-        except PhotoError as exc:
+            # Where no grid is found, one the known tiles vouch for.
+            reading = read_game_photo(data, variant, game.state.board, classifier)
+        except (PhotoError, BoardNotFound) as exc:
             print(f"scorekeeper replay: {photo}: {exc}", file=sys.stderr)
             _print_sheet(game, args.json)
             return 2
