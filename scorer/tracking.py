@@ -236,6 +236,29 @@ def known_tiles_vouch(
     return same >= thresholds.vouch * total
 
 
+def known_board_likelihood(known: Board, reading: Reading) -> float:
+    """How surely the reading, laid over `known` at its best turn, shows the known board: the
+    probability it gives each known tile on its own square, and its confidence in what it reads
+    on the other squares, summed. Of two grids that both show the known tiles, the one nearer
+    the truth reads the board more surely (a grid with a corner half a cell off still shows
+    nine in ten of a full board's tiles as themselves)."""
+    _, grid, _ = align(known, reading)
+    return sum(
+        max(
+            (
+                p
+                for symbol, p in cell.options
+                if symbol != EMPTY and same_tile(tile, Tile.from_char(symbol))
+            ),
+            default=0.0,
+        )
+        if (tile := known.get(r, c)) is not None
+        else cell.confidence
+        for r, line in enumerate(grid)
+        for c, cell in enumerate(line)
+    )
+
+
 def _tile_options(cell: _Cell, thresholds: Thresholds) -> list[str]:
     # A plain blank tile is what an empty square looks most like: when a blank is the best
     # reading, "no tile" stays a candidate down to the candidate level (a rendered game joined a

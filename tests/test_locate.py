@@ -478,13 +478,58 @@ def test_a_refused_wood_print_offers_the_grid_its_premium_squares_placed() -> No
     grids = refused.value.unvouched
     known = Board.from_rows(LATE_GAME)
 
-    def read(corners: list[list[float]]) -> BoardReading:
-        return read_board(data, en, corners=corners)
+    def read(corners: list[list[float]]) -> BoardReading | None:
+        try:
+            return read_board(data, en, corners=corners)
+        except CornersError:
+            return None
 
     reading = vouched_grid(grids, known, read)
     assert reading is not None and corner_error_cells(np.array(reading.corners), truth) < 0.1
     column = [(grid[1] - grid[0]) / 15 for grid in grids]
     assert vouched_grid([g + c for g, c in zip(grids, column, strict=True)], known, read) is None
+
+
+# The same game 26 moves on (99 tiles).
+LATER_GAME = [
+    "..U....QA.....A",
+    "..NB...UNREEVES",
+    "..FL...A....I.O",
+    "..AU...L...DC.K",
+    "..REM.DE...EILA",
+    "...TOXA.TJ.INV.",
+    "...OL.WAEG.SI..",
+    "..tPD.GUZ..MT..",
+    "..A.E.......YI.",
+    ".BR.RF.......RT",
+    ".OH.ST.......IO",
+    ".NOY.P.......SW",
+    ".NOO.I.......Az",
+    "HEDE.N.......TI",
+    "CR...G.......EE",
+]
+
+
+def test_a_crowded_wood_print_whose_blocks_partly_agree_is_read_where_its_tiles_vouch() -> None:
+    # Tiles cover most of this tilted wood print's premium squares: too few blocks of them
+    # show to agree on the grid, and the photo is refused. The grid most of those that show
+    # agree on comes with the refusal, and the game's known tiles vouch for it.
+    style = heldout_edition(np.random.default_rng(177), "wood_print")
+    pose = Pose(quarter_turns=3, angle=2.082, tilt=18.806, tilt_direction=130.344, fill=0.7185)
+    image, truth, _ = render_board_photo(LATER_GAME, "en", style, 177, (1600, 1200), pose)
+    _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 88])
+    en, data = load_variant("en"), jpeg.tobytes()
+    with pytest.raises(BoardNotFound) as refused:
+        read_board(data, en)
+
+    def read(corners: list[list[float]]) -> BoardReading | None:
+        try:
+            return read_board(data, en, corners=corners)
+        except CornersError:
+            return None
+
+    reading = vouched_grid(refused.value.unvouched, Board.from_rows(LATER_GAME), read)
+    assert reading is not None and corner_error_cells(np.array(reading.corners), truth) < 0.1
 
 
 def test_a_wood_print_whose_other_outlines_fit_no_lines_is_found_within_a_third_of_a_cell() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pytest
 
 from scorer.board import Board, Tile
@@ -12,6 +13,7 @@ from scorer.dictionary import WordListDictionary, dictionary_for
 from scorer.move import ChangeKind, find_play
 from scorer.tracking import Thresholds, TurnStatus, track
 from scorer.variant import load_variant
+from vision.pipeline import vouched_grid
 
 RU = load_variant("ru")
 ERUDIT = load_variant("erudit")
@@ -609,3 +611,25 @@ def test_a_word_every_reading_makes_alike_does_not_keep_the_others_from_settling
     result = track(known, reading_of(after, doubt), en, WordListDictionary(words))
     assert result.status is TurnStatus.NEEDS_REVIEW
     assert [c.square for c in result.uncertain] == [(9, 3)]
+
+
+def test_the_vouched_grid_that_reads_the_known_board_most_surely_is_taken() -> None:
+    known = Board.from_rows([".......CARTELS."] * 2 + ["." * 15] * 13)  # 14 tiles can vouch
+    # A grid a corner of which lies half a cell off still shows the known tiles, less surely,
+    # and reads the squares near that corner as half one square, half the next.
+    skewed = reading_of(
+        known,
+        {(r, c): [("empty", 0.55), ("A", 0.45)] for r in range(11, 15) for c in range(11, 15)}
+        | {(0, 13): [("S", 0.6), ("L", 0.4)]},
+    )
+    right = reading_of(known)
+    column_off = reading_of(Board.from_rows(["......CARTELS.."] * 2 + ["." * 15] * 13))
+    readings = {0: column_off, 1: skewed, 2: right}
+
+    def read(corners: list[list[float]]) -> FakeReading | None:
+        return readings[int(corners[0][0])]
+
+    grids = [np.full((4, 2), float(k)) for k in readings]
+    assert vouched_grid(grids, known, read) is right
+    assert vouched_grid(grids[:2], known, read) is skewed
+    assert vouched_grid(grids[:1], known, read) is None

@@ -190,10 +190,12 @@ _MAX_IMBALANCE = 0.18
 class BoardNotFound(LookupError):
     """No playing grid could be found in the photo with enough confidence.
 
-    `unvouched`: grids the premium squares placed, their blocks agreeing, that the colours did
-    not vouch for alone (the layout explained too little more there than a cell or two away,
-    as when tiles cover most squares late in a game); corners TL, TR, BR, BL as the image is
-    seen, best first. Something else may vouch for one: a game's known tiles read on it."""
+    `unvouched`: grids the premium squares placed that the colours did not vouch for alone
+    (the layout explained too little more there than a cell or two away, as when tiles cover
+    most squares late in a game), settled on their squares' edges: where the blocks agreed,
+    where most of the few blocks showing their squares agreed, or else where the whole layout
+    placed the grid; corners TL, TR, BR, BL as the image is seen, best first, some of them
+    wrong. Something else must vouch for one: a game's known tiles read on it."""
 
     def __init__(self, message: str = "", unvouched: Sequence[np.ndarray] = ()) -> None:
         super().__init__(message)
@@ -414,8 +416,8 @@ def _lineless(
     """(quality, corners) of the grid found from its premium squares (5. above), or None;
     without `premium_only`, only where lines settle it (the premium squares alone were not
     clear enough against the lines already fitted). `learned`: the grid-area net's outlines,
-    where the premium squares alone may place the grid too. `unvouched` gets the grids whose
-    blocks agreed but whose colours did not vouch for them alone."""
+    where the premium squares alone may place the grid too. `unvouched` gets the grids placed
+    from the best starts that the colours did not vouch for alone (`BoardNotFound.unvouched`)."""
     ranked = premium_grids(colour, [*learned, *candidates], layout)
 
     def is_learned(outline: np.ndarray) -> bool:
@@ -448,12 +450,12 @@ def _lineless(
                     continue
     for _, start, outline in placed:
         fit = fit_of(start)
-        if fit is None or not fit.agreed:
-            continue
-        if premium_only and fit.accepted_within(outline):
+        if fit is not None and fit.agreed and premium_only and fit.accepted_within(outline):
             return fit.margin, settle_on_edges(levels, fit.corners, rows, cols)
         if unvouched is not None:
-            unvouched.append(settle_on_edges(levels, fit.corners, rows, cols))
+            # Where the blocks mostly agree, their grid; else where the whole layout placed it.
+            placed_at = start if fit is None or not fit.partly_agreed else fit.corners
+            unvouched.append(settle_on_edges(levels, placed_at, rows, cols))
     return None
 
 

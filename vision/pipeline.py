@@ -15,7 +15,7 @@ from typing import TypeVar
 import numpy as np
 
 from scorer.board import Board
-from scorer.tracking import Reading, known_tiles_vouch
+from scorer.tracking import Reading, known_board_likelihood, known_tiles_vouch
 from scorer.variant import Variant
 from vision.calibrate import BoardLooks, cell_looks, rotate_looks
 from vision.classify import (
@@ -172,15 +172,20 @@ def read_board(
 def vouched_grid(
     grids: Sequence[np.ndarray], known: Board, read: Callable[[Corners], R | None]
 ) -> R | None:
-    """The reading, by `read` (None where it refuses the corners), of the first of a refused
+    """The reading, by `read` (None where it refuses the corners), of the one of a refused
     photo's unvouched `grids` (`BoardNotFound.unvouched`) that the game's `known` tiles vouch
-    for (`scorer.tracking.known_tiles_vouch`); None when they vouch for none. Late in a game
-    tiles cover most premium squares, and the colours left vouch for no grid alone."""
+    for (`scorer.tracking.known_tiles_vouch`) and that reads the known board most surely
+    (`known_board_likelihood`); None when they vouch for none. Late in a game tiles cover most
+    premium squares, and the colours left vouch for no grid alone."""
+    best: tuple[float, R] | None = None
     for grid in grids:
         reading = read([[float(x), float(y)] for x, y in grid])
-        if reading is not None and known_tiles_vouch(known, reading):
-            return reading
-    return None
+        if reading is None or not known_tiles_vouch(known, reading):
+            continue
+        likelihood = known_board_likelihood(known, reading)
+        if best is None or likelihood > best[0]:
+            best = likelihood, reading
+    return None if best is None else best[1]
 
 
 def read_game_photo(

@@ -51,6 +51,9 @@ _MIN_SPREAD = 3.0
 # at the grid than with it up to `_WHOLE` cells away.
 MIN_BLOCKS = 10
 MIN_AGREEING = 0.75
+# Blocks agreeing on a grid that something else must vouch for (`PremiumFit.partly_agreed`):
+# two more than a homography needs.
+_PARTLY = 6
 MAX_RESIDUAL = 0.2
 MIN_MARGIN = 0.05
 # A grid that fills the outline it was found in (every whole-cell move would put a corner this
@@ -126,6 +129,12 @@ class PremiumFit:
     def agreed(self) -> bool:
         """Whether enough blocks show their squares and sit where the fitted grid puts them."""
         return self.agreeing >= max(MIN_BLOCKS, MIN_AGREEING * self.blocks)
+
+    @property
+    def partly_agreed(self) -> bool:
+        """Whether most of the blocks showing their squares sit where the fitted grid puts
+        them, however few show (tiles cover the rest): a grid something else must vouch for."""
+        return self.agreeing >= max(_PARTLY, MIN_AGREEING * self.blocks)
 
 
 def _block_starts(count: int) -> list[int]:
