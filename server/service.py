@@ -71,7 +71,7 @@ from vision.answers import square_key, vouched
 from vision.classify import UnreadableVariant, check_readable
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
 from vision.exemplars import with_known_letters
-from vision.pipeline import vouched_grid
+from vision.pipeline import checked_grid, vouched_grid
 from vision.rectify import CornersError
 
 log = logging.getLogger("scorekeeper.server")
@@ -642,18 +642,21 @@ class GameService:
         `known`, the game's board: where no grid is found, a grid the premium squares placed
         without vouching for it (`vision.locate.BoardNotFound.unvouched`: late in a game tiles
         cover most of them) is read, and taken where the known tiles vouch for it
-        (`vision.pipeline.vouched_grid`), so that the players need not retake the photo."""
+        (`vision.pipeline.vouched_grid`), so that the players need not retake the photo; where
+        they do not vouch for the grid found, an alternative they vouch for is read instead
+        (`vision.pipeline.checked_grid`)."""
+
+        def attempt(grid: Corners) -> Reading | None:
+            try:
+                return self._read_once(data, variant, grid)
+            except (ServiceError, LookupError):
+                return None
+
         try:
-            return self._read_once(data, variant, corners)
+            reading = self._read_once(data, variant, corners)
+            return reading if known is None else checked_grid(reading, known, attempt)
         except LookupError as exc:  # vision.locate.BoardNotFound
             if known is not None:
-
-                def attempt(grid: Corners) -> Reading | None:
-                    try:
-                        return self._read_once(data, variant, grid)
-                    except (ServiceError, LookupError):
-                        return None
-
                 reading = vouched_grid(getattr(exc, "unvouched", ()), known, attempt)
                 if reading is not None:
                     return reading

@@ -5,6 +5,7 @@ typed in GCG notation (DESIGN.md §6)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 from test_api import Api, _error
-from test_storage import CAT, CATS, EN_WORDS, FakeReader, photo, reading
+from test_storage import CAT, CATS, EN_WORDS, FakeReader, FakeReading, photo, reading
 
 from server.app import create_app
 from vision.locate import BoardNotFound
@@ -192,6 +193,42 @@ def test_a_grid_the_known_tiles_vouch_for_is_read_without_a_retake(
     assert turn["status"] == "committed" and turn["move"]["word"] == "SEATS"
     # Every grid is read: the one that reads the known board most surely is taken.
     assert reader.corners[-3:] == [None, (grid + 40).tolist(), grid.tolist()]
+
+
+@dataclasses.dataclass(frozen=True)
+class PlacedReading(FakeReading):
+    """A reading on a grid the premium squares placed, with the other grids they placed."""
+
+    alternatives: list[list[list[float]]] = dataclasses.field(default_factory=list)
+
+
+def placed(rows: dict[int, str], alternatives: list[list[list[float]]]) -> PlacedReading:
+    base = reading(rows)
+    return PlacedReading(base.classes, base.confidence, base.top3, alternatives)
+
+
+def test_a_grid_found_that_the_known_tiles_do_not_vouch_for_gives_way_to_one_they_do(
+    client: TestClient, reader: FakeReader
+) -> None:
+    # Late in a game the squares left empty may fit a grid part of a cell off better than the
+    # true one: the premium squares place both, and the photo is read on the first. The known
+    # tiles stand beside their squares there; on the other grid they stand on them.
+    api = new_game(client, reader, words="CARTELS\nSEAT\nSEATS\nSH\n")
+    cartels = {7: "....CARTELS...."}
+    seat = {**cartels, 8: "..........E....", 9: "..........A....", 10: "..........T...."}
+    assert api.photo(photo(1), reading(cartels)).json()["status"] == "committed"
+    assert api.photo(photo(2), reading(seat)).json()["status"] == "committed"
+    seats = {**seat, 11: "..........S...."}
+    grid = np.float64(CORNERS)
+    shifted = {r: "." + row[:-1] for r, row in seats.items()}
+    off = placed(shifted, [(grid + 40).tolist(), grid.tolist()])
+    turn = api.photo(reader.add(photo(3), off, reading(seats))).json()
+    assert turn["status"] == "committed" and turn["move"]["word"] == "SEATS"
+    assert reader.corners[-3:] == [None, (grid + 40).tolist(), grid.tolist()]
+    # A grid the known tiles vouch for is read once, its alternatives left alone.
+    sure = placed({**seats, 11: "..........SH..."}, [(grid + 40).tolist()])
+    assert api.photo(reader.add(photo(4), sure)).json()["status"] == "committed"
+    assert reader.corners[-1] is None
 
 
 @pytest.mark.parametrize(

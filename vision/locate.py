@@ -224,10 +224,15 @@ class _Unplaced(_Disputed):
 
 @dataclass(frozen=True)
 class GridLocation:
-    """The grid's corners (TL, TR, BR, BL as seen in the image, pixels) and fit quality in [0, 1]."""
+    """The grid's corners (TL, TR, BR, BL as seen in the image, pixels) and fit quality in [0, 1].
+
+    `alternatives`: where the premium squares alone placed the grid, or disputed its lines, the
+    other grids they placed from the best starts (`BoardNotFound.unvouched`), for something
+    else to vouch for where it does not vouch for this one: a game's known tiles."""
 
     corners: np.ndarray  # shape (4, 2), float64
     quality: float
+    alternatives: tuple[np.ndarray, ...] = ()
 
 
 def locate_grid(
@@ -265,6 +270,15 @@ def locate_grid(
     masks += _more_masks(colour, blurred, masks)
     candidates = _candidate_quads(masks, colour.shape[:2], closings)
     unvouched: list[np.ndarray] = []
+
+    def distinct(found: np.ndarray | None = None) -> list[np.ndarray]:
+        """The unvouched grids, each once and none where `found` is, in `image`'s pixels."""
+        grids: list[np.ndarray] = [] if found is None else [found]
+        for grid in unvouched:
+            if not any(_same_grid(grid, other, rows, cols) for other in grids):
+                grids.append(grid)
+        return [(grid + 0.5) * factor - 0.5 for grid in grids[found is not None :]]
+
     try:
         quality, corners = _search(
             colour, levels, work, candidates, rows, cols, seen, memo, unvouched=unvouched
@@ -279,13 +293,12 @@ def locate_grid(
                 colour, levels, work, inner, rows, cols, seen, memo, False, unvouched
             )
         except BoardNotFound:
-            distinct: list[np.ndarray] = []
-            for grid in unvouched:
-                if not any(_same_grid(grid, other, rows, cols) for other in distinct):
-                    distinct.append(grid)
-            grids = [(grid + 0.5) * factor - 0.5 for grid in distinct]
-            raise BoardNotFound(str(refusal), grids) from None
-    return GridLocation(corners=(corners + 0.5) * factor - 0.5, quality=quality)
+            raise BoardNotFound(str(refusal), distinct()) from None
+    return GridLocation(
+        corners=(corners + 0.5) * factor - 0.5,
+        quality=quality,
+        alternatives=tuple(distinct(corners)),
+    )
 
 
 def _search(
@@ -448,15 +461,18 @@ def _lineless(
                     return _settled(colour, levels, work, refined, rows, cols, layout)
                 except BoardNotFound:
                     continue
+    found = None
     for _, start, outline in placed:
         fit = fit_of(start)
-        if fit is not None and fit.agreed and premium_only and fit.accepted_within(outline):
-            return fit.margin, settle_on_edges(levels, fit.corners, rows, cols)
+        if found is None and premium_only and fit is not None and fit.accepted_within(outline):
+            # The other starts are placed too: their grids are the alternatives.
+            found = fit.margin, settle_on_edges(levels, fit.corners, rows, cols)
+            continue
         if unvouched is not None:
             # Where the blocks mostly agree, their grid; else where the whole layout placed it.
             placed_at = start if fit is None or not fit.partly_agreed else fit.corners
             unvouched.append(settle_on_edges(levels, placed_at, rows, cols))
-    return None
+    return found
 
 
 def _settled(

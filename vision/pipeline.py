@@ -166,6 +166,7 @@ def read_board(
         timings_ms=timings,
         looks=np.round(looks, 1).reshape(len(cells), len(cells[0]), -1).tolist(),
         features=features,
+        alternatives=[((g + 0.5) * photo.scale - 0.5).tolist() for g in location.alternatives],
     )
 
 
@@ -191,23 +192,38 @@ def vouched_grid(
 def read_game_photo(
     data: bytes, variant: Variant, known: Board, classifier: CellClassifier | None = None
 ) -> BoardReading:
-    """`read_board` for a photo of a game whose board is `known`: where no grid is found, the
-    photo is read on an unvouched grid its known tiles vouch for (`vouched_grid`); raises the
-    refusal when they vouch for none."""
+    """`read_board` for a photo of a game whose board is `known`, its grid checked by the known
+    tiles: where no grid is found, the photo is read on an unvouched grid they vouch for
+    (`vouched_grid`), and where they do not vouch for the grid found, on an alternative they
+    vouch for (`checked_grid`); raises the refusal where no grid is found and they vouch for
+    none."""
+
+    def attempt(corners: Corners) -> BoardReading | None:
+        try:
+            return read_board(data, variant, classifier, corners=corners)
+        except (BoardNotFound, CornersError):
+            return None
+
     try:
-        return read_board(data, variant, classifier)
+        reading = read_board(data, variant, classifier)
     except BoardNotFound as refusal:
-
-        def attempt(corners: Corners) -> BoardReading | None:
-            try:
-                return read_board(data, variant, classifier, corners=corners)
-            except (BoardNotFound, CornersError):
-                return None
-
         vouched = vouched_grid(refusal.unvouched, known, attempt)
         if vouched is None:
             raise
         return vouched
+    return checked_grid(reading, known, attempt)
+
+
+def checked_grid(reading: R, known: Board, read: Callable[[Corners], R | None]) -> R:
+    """`reading`, or where the game's `known` tiles do not vouch for its grid and it came with
+    alternatives (`BoardReading.alternatives`: the premium squares placed several grids), the
+    reading by `read` of an alternative they vouch for (`vouched_grid`). Late in a game the
+    squares left empty may fit a grid part of a cell off better than the true one."""
+    alternatives = getattr(reading, "alternatives", ())
+    if not alternatives or known_tiles_vouch(known, reading):
+        return reading
+    grids = [np.asarray(grid, dtype=np.float64) for grid in alternatives]
+    return vouched_grid(grids, known, read) or reading
 
 
 def locate_photo(image: np.ndarray, variant: Variant) -> tuple[GridLocation, tuple[int, int]]:

@@ -55,6 +55,10 @@ class BoardReading:
     # Per cell, [row, col, feature], the cell model's features of its crop (`training.features`):
     # a doubtful letter is compared with the known tiles of the same photo (`vision.exemplars`).
     features: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # Other grids the premium squares placed (`vision.locate.GridLocation.alternatives`), in the
+    # upright full-size photo's pixels as the image is seen (TL, TR, BR, BL): to be read with
+    # `corners` where the game's known tiles vouch for one and not for this reading's grid.
+    alternatives: list[list[list[float]]] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def rows(self) -> list[str]:
