@@ -51,11 +51,11 @@ _MIN_SPREAD = 3.0
 # at the grid than with it up to `_WHOLE` cells away.
 MIN_BLOCKS = 10
 MIN_AGREEING = 0.75
+MAX_RESIDUAL = 0.2
+MIN_MARGIN = 0.05
 # Blocks agreeing on a grid that something else must vouch for (`PremiumFit.partly_agreed`):
 # two more than a homography needs.
 _PARTLY = 6
-MAX_RESIDUAL = 0.2
-MIN_MARGIN = 0.05
 # A grid that fills the outline it was found in (every whole-cell move would put a corner this
 # share of a cell outside it) has its whole-cell position settled by the outline: the layout
 # must still explain the colours there, by this share of `MIN_MARGIN`.
