@@ -433,8 +433,8 @@ def track(
     legal play whose words can be valid (and the photo reads no choice the dictionary ruled out
     as far likelier: `Thresholds.unlisted`), or when only one choice is legal at all and no word
     the dictionary lacks runs through a doubtful tile. Where no move is legal with the new
-    blanks read with confidence, they may be empty squares too (with `labels`): a plain blank is
-    what an empty square looks most like.
+    blanks read with confidence, or with the doubtful cells read most likely as blanks, they may
+    be empty squares too (with `labels`): a plain blank is what an empty square looks most like.
     """
     try:
         rotation, grid, seen = align(known, reading)
@@ -590,11 +590,19 @@ def track(
     # Every way to fill the uncertain cells that gives a legal move whose words can be valid.
     filled = _fillings(known, base, choices, squares, new_squares, variant, last_play, dictionary)
     strays = [s for s in sorted(new_squares) if labels and settled[s].char == UNKNOWN_BLANK]
-    if filled is not None and not filled[0] and strays:
+    # Doubtful cells read most likely as blanks, with no trace of "no tile" among their readings.
+    blankish = [
+        s
+        for s in squares
+        if labels and grid[s[0]][s[1]].symbol == UNKNOWN_BLANK and EMPTY not in choices[s]
+    ]
+    if filled is not None and not filled[0] and (strays or blankish):
         # A plain blank is what an empty square looks most like, and a premium square's print
         # can look like a blank with confidence (0.97 on a held-out edition, beside a play of
         # seven sure letters in another column): where no move is legal with them, the new
-        # blanks read with confidence may be no tiles, as doubtful ones may.
+        # blanks read with confidence may be no tiles, as doubtful ones may; and so may the
+        # doubtful ones read most likely as blanks (a corner square read blank 0.88, I 0.03,
+        # beside a sure play of three letters in another row).
         base = base.place(dict.fromkeys(strays))
         # The tile counts ruled candidates out with the strays as blanks: without them, a
         # doubtful blank may be the set's last again (INSIDERs, its blank on a corner read
@@ -603,6 +611,7 @@ def track(
             base, {s: options for s, options in uncertain.items() if s not in unreadable}, variant
         )
         wider = {**choices, **recounted, **{s: [UNKNOWN_BLANK, EMPTY] for s in strays}}
+        wider.update({s: [*wider[s], EMPTY] for s in blankish if EMPTY not in wider[s]})
         squares, choices, new_squares = sorted(wider), wider, new_squares - set(strays)
         filled = _fillings(
             known, base, choices, squares, new_squares, variant, last_play, dictionary

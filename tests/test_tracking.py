@@ -516,6 +516,21 @@ def test_a_lone_sure_tile_on_a_premium_square_is_taken_for_its_label() -> None:
     assert [c.square for c in result.uncertain] == [(0, 0)]
 
 
+def test_a_doubtful_blank_off_the_play_with_no_trace_of_no_tile_is_taken_for_no_tile() -> None:
+    # A corner square read blank 0.88, with "no tile" not even among its three readings, three
+    # squares from a premium square read as a sure blank, both off a play of sure letters in
+    # another column: no move is legal with a tile there, so it is taken for the empty square
+    # a plain blank looks most like (a wood print's O15 beside YOM, asked about with 44 other
+    # squares as "11 new tiles, but a rack holds 7").
+    blanks = {(14, 11): Tile("?", True), (14, 14): Tile("?", True)}
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т"), **blanks})
+    doubtful = {(14, 14): [("blank", 0.88), ("Ъ", 0.03), ("Й", 0.015)]}
+    result = track(SLOVO, reading_of(after, doubtful), RU, dictionary_for(RU))
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.play is not None and result.play.word == "КОТ"
+    assert result.board is not None and not any(result.board.get(*s) for s in blanks)
+
+
 def test_another_board_is_not_matched() -> None:
     other = board((2, 2, "КОТ", True))
     result = track(SLOVO, reading_of(other), RU, None, thresholds=Thresholds())
