@@ -273,11 +273,12 @@ def locate_grid(
 
     def distinct(found: np.ndarray | None = None) -> list[np.ndarray]:
         """The unvouched grids, each once and none where `found` is, in `image`'s pixels."""
-        grids: list[np.ndarray] = [] if found is None else [found]
+        kept: list[np.ndarray] = []
         for grid in unvouched:
-            if not any(_same_grid(grid, other, rows, cols) for other in grids):
-                grids.append(grid)
-        return [(grid + 0.5) * factor - 0.5 for grid in grids[found is not None :]]
+            taken = kept if found is None else [found, *kept]
+            if not any(_same_grid(grid, other, rows, cols) for other in taken):
+                kept.append(grid)
+        return [(grid + 0.5) * factor - 0.5 for grid in kept]
 
     try:
         quality, corners = _search(

@@ -81,7 +81,7 @@ def read_board(
                 timings, "locate", lambda: locate_photo(photo.image, variant)
             )
         except BoardNotFound as refusal:
-            grids = [(grid + 0.5) * photo.scale - 0.5 for grid in refusal.unvouched]
+            grids = [_full_size(grid, photo.scale) for grid in refusal.unvouched]
             raise BoardNotFound(str(refusal), grids) from None
     else:
         rows, cols = _marked_shape(corners, upright)
@@ -152,7 +152,7 @@ def read_board(
     timings["total"] = sum(timings.values())
     # Corners in board order: the grid image turned `rotation` quarter-turns clockwise is upright,
     # so the upright top-left corner is the image's corner `rotation` places before it.
-    full_size = (location.corners + 0.5) * photo.scale - 0.5
+    full_size = _full_size(location.corners, photo.scale)
     corners = np.roll(full_size, rotation, axis=0)
     return BoardReading(
         variant=variant.name,
@@ -166,12 +166,17 @@ def read_board(
         timings_ms=timings,
         looks=np.round(looks, 1).reshape(len(cells), len(cells[0]), -1).tolist(),
         features=features,
-        alternatives=[((g + 0.5) * photo.scale - 0.5).tolist() for g in location.alternatives],
+        alternatives=[_full_size(grid, photo.scale).tolist() for grid in location.alternatives],
     )
 
 
+def _full_size(points: np.ndarray, scale: float) -> np.ndarray:
+    """Points in the decoded working photo's pixels, in the upright full-size photo's."""
+    return (points + 0.5) * scale - 0.5
+
+
 def vouched_grid(
-    grids: Sequence[np.ndarray], known: Board, read: Callable[[Corners], R | None]
+    grids: Sequence[np.ndarray | Corners], known: Board, read: Callable[[Corners], R | None]
 ) -> R | None:
     """The reading, by `read` (None where it refuses the corners), of the one of a refused
     photo's unvouched `grids` (`BoardNotFound.unvouched`) that the game's `known` tiles vouch
@@ -222,8 +227,7 @@ def checked_grid(reading: R, known: Board, read: Callable[[Corners], R | None]) 
     alternatives = getattr(reading, "alternatives", ())
     if not alternatives or known_tiles_vouch(known, reading):
         return reading
-    grids = [np.asarray(grid, dtype=np.float64) for grid in alternatives]
-    return vouched_grid(grids, known, read) or reading
+    return vouched_grid(alternatives, known, read) or reading
 
 
 def locate_photo(image: np.ndarray, variant: Variant) -> tuple[GridLocation, tuple[int, int]]:
