@@ -20,19 +20,26 @@ KNOWN = {(7, 7): "C", (7, 8): "A", (7, 9): "T", (5, 4): "G", (6, 4): "A", (7, 4)
 LOOKS = {"C": C_LOOK, "G": G_LOOK}
 
 
-def reading_with(doubt: list[tuple[str, float]], look: np.ndarray, known_conf: float = 0.99):
-    """A reading of the known tiles (each at `known_conf`) and one new tile at H10 with the
-    candidates `doubt` and features `look`; every other square surely empty."""
+def reading_with(
+    doubt: list[tuple[str, float]],
+    look: np.ndarray,
+    known_conf: float = 0.99,
+    known: dict[tuple[int, int], str] = KNOWN,
+    looks: dict[tuple[int, int], np.ndarray] | None = None,
+):
+    """A reading of the `known` tiles (each at `known_conf`, with the features of its letter in
+    `LOOKS`, or its own in `looks`) and one new tile at H10 with the candidates `doubt` and
+    features `look`; every other square surely empty."""
     classes = [["empty"] * 15 for _ in range(15)]
     confidence = [[0.999] * 15 for _ in range(15)]
     top3 = [
         [[("empty", 0.999), ("A", 0.0005), ("B", 0.0005)] for _ in range(15)] for _ in range(15)
     ]
     features = np.tile(OTHER, (15, 15, 1)).astype(np.float32)
-    for (r, c), letter in KNOWN.items():
+    for (r, c), letter in known.items():
         classes[r][c], confidence[r][c] = letter, known_conf
         top3[r][c] = [(letter, known_conf), ("empty", 1 - known_conf)]
-        features[r, c] = LOOKS.get(letter, OTHER)
+        features[r, c] = (looks or {}).get((r, c), LOOKS.get(letter, OTHER))
     r, c = 9, 7
     classes[r][c], confidence[r][c], top3[r][c] = doubt[0][0], doubt[0][1], doubt
     features[r, c] = look
@@ -49,8 +56,55 @@ def reading_with(doubt: list[tuple[str, float]], look: np.ndarray, known_conf: f
     )
 
 
-def known_board() -> Board:
-    return Board.empty().place({square: Tile(letter) for square, letter in KNOWN.items()})
+def known_board(known: dict[tuple[int, int], str] = KNOWN) -> Board:
+    return Board.empty().place({square: Tile(letter) for square, letter in known.items()})
+
+
+# Known tiles PEP across from H8 and PEE down from H8 (H8 shared), each with its own look: two
+# tiles of one letter are alike, never the same, in a photo.
+P_AND_E = {(7, 7): "P", (7, 8): "E", (7, 9): "P", (8, 7): "E", (9, 8): "E"}
+F_LOOK = np.array([0.0, 1.0, 0.2, 0.0, 0.0, 0.1, 0.0, 0.0])
+P_LOOK = np.array([0.0, 1.0, 0.0, 0.6, 0.0, 0.1, 0.0, 0.0])
+E_LOOK = np.array([0.0, 1.0, 0.6, 0.0, 0.0, 0.1, 0.0, 0.0])
+
+
+def nudged(look: np.ndarray, *by: float) -> np.ndarray:
+    """`look` moved a little along its last two features, as light and focus move a tile's."""
+    return look + np.array([0.0] * (WIDTH - 2) + list(by))
+
+
+P_AND_E_LOOKS = {
+    (7, 7): nudged(P_LOOK, 0.1, 0.0),
+    (7, 9): nudged(P_LOOK, 0.0, 0.1),
+    (7, 8): nudged(E_LOOK, 0.1, 0.0),
+    (8, 7): nudged(E_LOOK, 0.0, 0.1),
+    (9, 8): nudged(E_LOOK, 0.1, 0.1),
+}
+
+
+def test_a_letter_without_known_tiles_is_made_sure_by_look_alikes_it_looks_unlike() -> None:
+    # An F read 0.9 / P 0.07 / E 0.03 on a board with no F yet: its Ps and Es look alike as
+    # two tiles of one letter do, and this tile looks far less like either.
+    reading = reading_with(
+        [("F", 0.9), ("P", 0.07), ("E", 0.03)], F_LOOK, known=P_AND_E, looks=P_AND_E_LOOKS
+    )
+    weighed = with_known_letters(reading, known_board(P_AND_E))
+    assert weighed.classes[9][7] == "F"
+    assert weighed.confidence[9][7] >= 0.95
+    assert abs(sum(p for _, p in weighed.top3[9][7]) - 1.0) < 1e-9
+
+
+def test_a_look_alike_it_looks_like_keeps_its_odds() -> None:
+    # Read F 0.9 / P 0.07, but as like the board's Ps as they are like each other: a P the
+    # model nearly misread. Only the words may settle it.
+    reading = reading_with(
+        [("F", 0.9), ("P", 0.07), ("E", 0.03)],
+        nudged(P_LOOK, 0.05, 0.05),
+        known=P_AND_E,
+        looks=P_AND_E_LOOKS,
+    )
+    weighed = dict(with_known_letters(reading, known_board(P_AND_E)).top3[9][7])
+    assert weighed["P"] == 0.07 and weighed["F"] < 0.95
 
 
 def test_a_letter_nearer_its_known_tiles_is_made_sure() -> None:

@@ -11,23 +11,30 @@ reads, `training.features`, on the unit sphere), and a doubtful new tile is comp
 Where the model's best class for a doubtful square is a letter, and the square lies nearer that
 letter's examples than another candidate letter's (cosine similarities `s_best > s_other`), the
 other letter's probability is divided by `exp(SCALE · (s_best − s_other))`, at most by `LIMIT`,
-and given to the best letter. The examples only ever confirm the model's own best letter, never
-overturn it, and leave the odds of "no tile" and of letters without examples as they were: for
-a move to be recorded wrongly through this, the model and this photo's own tiles must both be
-wrong the same way.
+and given to the best letter. Where the best letter has no known tiles in the photo yet (an F,
+a V: the rare letters are the ones most often in doubt), another candidate letter that has them
+is compared with how alike two known tiles of one letter are in this photo instead: `typical`,
+the `TYPICAL` quantile of each known tile's similarity with the mean of its letter's other
+known tiles. A tile less like a P's examples than a P typically is (`typical > s_other`) gets
+the P's probability divided by `exp(SCALE · (typical − s_other))`, at most by `LIMIT`: the
+photo's tiles say "no P" where they cannot say "an F". The examples only ever confirm the
+model's own best letter, never overturn it, and leave the odds of "no tile" and of letters
+without examples as they were: for a move to be recorded wrongly through this, the model and
+this photo's own tiles must both be wrong the same way.
 
 Measured by `benchmarks/bench_exemplars.py` on rendered boards of 40–94 tiles, the game taken to
 know every tile but those read below what the tracker takes as read: of the squares whose best
-class is such a doubtful letter, those the known tiles raised to it (`SCALE` 16, `LIMIT` 100):
+class is such a doubtful letter, those the known tiles raised to it (`SCALE` 16, `LIMIT` 100),
+with the best letter's own examples only, and with the look-alikes' `typical` likeness too:
 
-| photos | doubtful letters | made sure | wrongly | letter pairs | nearer the wrong one |
-|---|---|---|---|---|---|
-| held-out editions, 58 at 1600×1200 (2 without a grid found) | 648 | 158 | 0 | 384 | 2 |
-| held-out editions, 30 at 1000×750 | 415 | 76 | 0 | 216 | 1 |
-| training family (`random_style`), 30 at 1600×1200 | 538 | 103 | 0 | 332 | 9 |
+| photos | doubtful letters | made sure: own examples | and `typical` | wrongly | letter pairs | nearer the wrong one |
+|---|---|---|---|---|---|---|
+| held-out editions, 58 at 1600×1200 (2 without a grid found) | 648 | 144 | 286 | 0 | 360 | 2 |
+| held-out editions, 30 at 1000×750 | 302 | 75 | 136 | 0 | 180 | 1 |
+| training family (`random_style`), 30 at 1600×1200 | 529 | 104 | 161 | 0 | 331 | 7 |
 
-A logistic fit of "the best letter is right" on the similarity gap gives 46 and 55 log-odds per
-unit on the held-out sets and 33 on the training family.
+A logistic fit of "the best letter is right" on the similarity gap gives 49 and 53 log-odds per
+unit on the held-out sets and 38 on the training family.
 """
 
 from __future__ import annotations
@@ -47,11 +54,16 @@ from vision.reading import BLANK, EMPTY, STAR, BoardReading, board_char
 _TAKEN_AS_READ = Thresholds().certain
 SCALE = 16.0
 """Log-odds per unit of cosine similarity nearer the best letter's examples: half the logistic
-fit on the training family (33: `bench_exemplars.py --styles train --first 2600000`), since
-the features are the very ones the model's own probabilities come from and are not a second,
-independent witness."""
+fit on the training family (33 when it was set, 38 with today's models: `bench_exemplars.py
+--styles train --first 2600000`), since the features are the very ones the model's own
+probabilities come from and are not a second, independent witness."""
 LIMIT = 100.0
 """The most the examples divide a look-alike's probability by."""
+TYPICAL = 0.1
+"""Nine in ten known tiles are at least this alike (the quantile) to their letter's other known
+tiles in the photo: a doubtful tile whose best letter has no known tiles is compared with that."""
+_TYPICAL_FROM = 3
+"""The fewest known tiles sharing a letter with others that tell how alike such tiles are."""
 _NOT_LETTERS = frozenset({EMPTY, BLANK, STAR})
 
 
@@ -60,8 +72,9 @@ def with_known_letters(reading: BoardReading, known: Board) -> BoardReading:
     (see the module's docstring); `reading` itself where it has no features, the known board
     no tile read as its letter, or nothing changes."""
     changed = {}
-    for (r, c), alike in similarities(reading, known).items():
-        weighed = _weighed(list(reading.top3[r][c]), alike)
+    near, typical = _likeness(reading, known)
+    for (r, c), alike in near.items():
+        weighed = _weighed(list(reading.top3[r][c]), alike, typical)
         if weighed is not None:
             changed[r, c] = weighed
     if not changed:
@@ -78,27 +91,37 @@ def similarities(reading: BoardReading, known: Board) -> dict[tuple[int, int], d
     tracker takes as read), the cosine similarity of its features with the mean features of
     each letter class's known tiles read as it with confidence (`SURE`) in the same photo.
     Empty where the reading has no features or fewer than two letters have known tiles."""
+    return _likeness(reading, known)[0]
+
+
+def _likeness(
+    reading: BoardReading, known: Board
+) -> tuple[dict[tuple[int, int], dict[str, float]], float | None]:
+    """`similarities`, and how alike a known tile of the photo typically is to its letter's
+    other known tiles (`_typical`)."""
     given = getattr(reading, "features", None)  # readings from elsewhere may carry none
     if given is None or known.tile_count() == 0:
-        return {}
+        return {}, None
     quarter_turns = align(known, reading)[0]
     seen = known.rotated((4 - quarter_turns) % 4)  # the known board as the reading lies
     features = given / np.maximum(np.linalg.norm(given, axis=2, keepdims=True), 1e-9)
-    centres = _centres(reading, seen, features)
-    if len(centres) < 2:
-        return {}
-    labels = list(centres)
-    matrix = np.stack([centres[label] for label in labels])
+    examples = _examples(reading, seen, features)
+    if len(examples) < 2:
+        return {}, None
+    labels = list(examples)
+    matrix = np.stack([_unit(np.mean(examples[label], axis=0)) for label in labels])
     near = {}
     for r, line in enumerate(reading.confidence):
         for c, value in enumerate(line):
             if seen.get(r, c) is None and value < _TAKEN_AS_READ:
                 near[r, c] = dict(zip(labels, (matrix @ features[r, c]).tolist(), strict=True))
-    return near
+    return near, _typical(examples)
 
 
-def _centres(reading: BoardReading, seen: Board, features: np.ndarray) -> dict[str, np.ndarray]:
-    """Per letter class, the unit mean features of the known tiles read as it with confidence."""
+def _examples(
+    reading: BoardReading, seen: Board, features: np.ndarray
+) -> dict[str, list[np.ndarray]]:
+    """Per letter class, the unit features of the known tiles read as it with confidence."""
     examples: defaultdict[str, list[np.ndarray]] = defaultdict(list)
     for (r, c), tile in seen.tiles():
         label = reading.classes[r][c]
@@ -106,27 +129,44 @@ def _centres(reading: BoardReading, seen: Board, features: np.ndarray) -> dict[s
             continue
         if board_char(label) == tile_text(tile.letter):
             examples[label].append(features[r, c])
-    centres = {}
-    for label, rows in examples.items():
-        mean = np.mean(rows, axis=0)
-        centres[label] = mean / max(float(np.linalg.norm(mean)), 1e-9)
-    return centres
+    return dict(examples)
+
+
+def _typical(examples: dict[str, list[np.ndarray]]) -> float | None:
+    """The `TYPICAL` quantile of the cosine similarity of each known tile with the mean of its
+    letter's other known tiles in the photo (this photo's blur, light and typeface set how alike
+    two tiles of one letter look); None where fewer than `_TYPICAL_FROM` tiles share a letter."""
+    alike = [
+        float(_unit(np.sum(rows, axis=0) - row) @ row)
+        for rows in examples.values()
+        if len(rows) > 1
+        for row in rows
+    ]
+    return float(np.quantile(alike, TYPICAL)) if len(alike) >= _TYPICAL_FROM else None
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    return vector / max(float(np.linalg.norm(vector)), 1e-9)
 
 
 def _weighed(
-    cell: list[tuple[str, float]], alike: dict[str, float]
+    cell: list[tuple[str, float]], alike: dict[str, float], typical: float | None
 ) -> list[tuple[str, float]] | None:
     """The cell's top-3 with the look-alikes of its best letter made less likely where it lies
-    nearer the best letter's examples (`alike`: the similarities), best first; None where
-    nothing changes."""
+    nearer the best letter's examples (`alike`: the similarities) or, where the best letter has
+    none, less like a look-alike's examples than a tile of that letter `typical`ly is; best
+    first; None where nothing changes."""
     best, p_best = cell[0]
-    if best not in alike:
+    if best in _NOT_LETTERS:
+        return None
+    reference = alike.get(best, typical)
+    if reference is None:
         return None
     probabilities = dict(cell)
     for label, p in cell[1:]:
         if label not in alike or p <= 0:
             continue
-        nearer = alike[best] - alike[label]
+        nearer = reference - alike[label]
         if nearer > 0:
             kept = p / min(float(np.exp(SCALE * nearer)), LIMIT)
             probabilities[best] += p - kept
