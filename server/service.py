@@ -71,7 +71,7 @@ from vision.answers import square_key, vouched
 from vision.classify import UnreadableVariant, check_readable
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
 from vision.exemplars import with_known_letters
-from vision.pipeline import checked_grid, vouched_grid
+from vision.pipeline import read_in_game
 from vision.rectify import CornersError
 
 log = logging.getLogger("scorekeeper.server")
@@ -644,22 +644,18 @@ class GameService:
         cover most of them) is read, and taken where the known tiles vouch for it
         (`vision.pipeline.vouched_grid`), so that the players need not retake the photo; where
         they do not vouch for the grid found, an alternative they vouch for is read instead
-        (`vision.pipeline.checked_grid`)."""
-
-        def attempt(grid: Corners) -> Reading | None:
-            try:
-                return self._read_once(data, variant, grid)
-            except (ServiceError, LookupError):
-                return None
+        (`vision.pipeline.checked_grid`; both through `vision.pipeline.read_in_game`)."""
 
         try:
-            reading = self._read_once(data, variant, corners)
-            return reading if known is None else checked_grid(reading, known, attempt)
+            if known is None:
+                return self._read_once(data, variant, corners)
+            # Marked corners are read as marked; their reading offers no other grid.
+            return read_in_game(
+                lambda grid: self._read_once(data, variant, corners if grid is None else grid),
+                known,
+                (ServiceError, LookupError),
+            )
         except LookupError as exc:  # vision.locate.BoardNotFound
-            if known is not None:
-                reading = vouched_grid(getattr(exc, "unvouched", ()), known, attempt)
-                if reading is not None:
-                    return reading
             found = str(exc) or "no board found in the photo"
             raise ServiceError(
                 "no_board",

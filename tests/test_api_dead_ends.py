@@ -171,20 +171,26 @@ def test_no_board_then_the_corners_marked(api: Api, reader: FakeReader) -> None:
     assert reader.corners == [None, CORNERS]
 
 
+def seat_played(client: TestClient, reader: FakeReader, words: str) -> tuple[Api, dict[int, str]]:
+    """A game with `words` as its word list in which CARTELS and then SEAT (down from its E) were
+    photographed and recorded; returns it and the rows of the board after SEATS is played."""
+    api = new_game(client, reader, words=words)
+    cartels = {7: "....CARTELS...."}
+    seat = {**cartels, 8: "..........E....", 9: "..........A....", 10: "..........T...."}
+    assert api.photo(photo(1), reading(cartels)).json()["status"] == "committed"
+    assert api.photo(photo(2), reading(seat)).json()["status"] == "committed"
+    return api, {**seat, 11: "..........S...."}
+
+
 def test_a_grid_the_known_tiles_vouch_for_is_read_without_a_retake(
     client: TestClient, reader: FakeReader
 ) -> None:
     # Late in a game tiles cover most premium squares: the colours place a grid that they do
     # not vouch for alone. Read there, the photo shows the known tiles on their own squares,
     # so the turn is recorded without the player retaking the photo or marking corners.
-    api = new_game(client, reader, words="CARTELS\nSEAT\nSEATS\n")
-    cartels = {7: "....CARTELS...."}
-    seat = {**cartels, 8: "..........E....", 9: "..........A....", 10: "..........T...."}
-    assert api.photo(photo(1), reading(cartels)).json()["status"] == "committed"
-    assert api.photo(photo(2), reading(seat)).json()["status"] == "committed"
+    api, seats = seat_played(client, reader, "CARTELS\nSEAT\nSEATS\n")
     grid = np.float64(CORNERS)
     refusal = BoardNotFound("no 15x15 board grid found", [grid + 40, grid])
-    seats = {**seat, 11: "..........S...."}
     # Read on a grid a column off, the known tiles stand beside their squares: no vouching.
     shifted = {r: "." + row[:-1] for r, row in seats.items()}
     _error(api.photo(reader.add(photo(3), refusal, reading(shifted))), 422, "no_board")
@@ -213,12 +219,7 @@ def test_a_grid_found_that_the_known_tiles_do_not_vouch_for_gives_way_to_one_the
     # Late in a game the squares left empty may fit a grid part of a cell off better than the
     # true one: the premium squares place both, and the photo is read on the first. The known
     # tiles stand beside their squares there; on the other grid they stand on them.
-    api = new_game(client, reader, words="CARTELS\nSEAT\nSEATS\nSH\n")
-    cartels = {7: "....CARTELS...."}
-    seat = {**cartels, 8: "..........E....", 9: "..........A....", 10: "..........T...."}
-    assert api.photo(photo(1), reading(cartels)).json()["status"] == "committed"
-    assert api.photo(photo(2), reading(seat)).json()["status"] == "committed"
-    seats = {**seat, 11: "..........S...."}
+    api, seats = seat_played(client, reader, "CARTELS\nSEAT\nSEATS\nSH\n")
     grid = np.float64(CORNERS)
     shifted = {r: "." + row[:-1] for r, row in seats.items()}
     off = placed(shifted, [(grid + 40).tolist(), grid.tolist()])

@@ -341,7 +341,9 @@ def test_an_en_replay_on_the_command_line_checks_words_by_default(
 
     uncertain = reading({7: ".......CIAY...."}, {"I8": [("I", 0.6), ("L", 0.4)]})
     monkeypatch.setattr(vision.classify, "CellClassifier", lambda: None)
-    monkeypatch.setattr(vision.pipeline, "read_board", lambda data, variant, model: uncertain)
+    monkeypatch.setattr(
+        vision.pipeline, "read_board", lambda data, variant, model, corners=None: uncertain
+    )
     photo = tmp_path / "turn.jpg"
     photo.write_bytes(b"a photo")
     replay = ["replay", "--variant", "en", "--players", "Ann,Ben", "--json", str(photo)]

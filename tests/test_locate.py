@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 from scorer.board import Board
-from scorer.variant import load_variant
+from scorer.variant import Variant, load_variant
 from training.photo_games import edition_style
 from training.render import (
     EDITION_KINDS,
@@ -32,7 +33,7 @@ from vision.pipeline import locate_photo, read_board, vouched_grid
 from vision.premium_fit import PremiumFit, premium_fit
 from vision.pyramid import Pyramid
 from vision.reading import BoardReading
-from vision.rectify import CornersError, check_corners, rectify
+from vision.rectify import Corners, CornersError, check_corners, rectify
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -460,6 +461,18 @@ LATE_GAME = [
 ]
 
 
+def read_at_corners(data: bytes, variant: Variant) -> Callable[[Corners], BoardReading | None]:
+    """Reads the photo `data` on given grid corners; None where the corners cannot be a grid."""
+
+    def read(corners: Corners) -> BoardReading | None:
+        try:
+            return read_board(data, variant, corners=corners)
+        except CornersError:
+            return None
+
+    return read
+
+
 def test_a_refused_wood_print_offers_the_grid_its_premium_squares_placed() -> None:
     # Tiles cover many squares of this lineless wood print: the blocks of premium squares agree
     # on the grid, but the colours left do not vouch for it alone, and the photo is refused.
@@ -478,12 +491,7 @@ def test_a_refused_wood_print_offers_the_grid_its_premium_squares_placed() -> No
     grids = refused.value.unvouched
     known = Board.from_rows(LATE_GAME)
 
-    def read(corners: list[list[float]]) -> BoardReading | None:
-        try:
-            return read_board(data, en, corners=corners)
-        except CornersError:
-            return None
-
+    read = read_at_corners(data, en)
     reading = vouched_grid(grids, known, read)
     assert reading is not None and corner_error_cells(np.array(reading.corners), truth) < 0.1
     column = [(grid[1] - grid[0]) / 15 for grid in grids]
@@ -522,13 +530,9 @@ def test_a_crowded_wood_print_whose_blocks_partly_agree_is_read_where_its_tiles_
     with pytest.raises(BoardNotFound) as refused:
         read_board(data, en)
 
-    def read(corners: list[list[float]]) -> BoardReading | None:
-        try:
-            return read_board(data, en, corners=corners)
-        except CornersError:
-            return None
-
-    reading = vouched_grid(refused.value.unvouched, Board.from_rows(LATER_GAME), read)
+    reading = vouched_grid(
+        refused.value.unvouched, Board.from_rows(LATER_GAME), read_at_corners(data, en)
+    )
     assert reading is not None and corner_error_cells(np.array(reading.corners), truth) < 0.1
 
 

@@ -198,19 +198,31 @@ def read_game_photo(
     data: bytes, variant: Variant, known: Board, classifier: CellClassifier | None = None
 ) -> BoardReading:
     """`read_board` for a photo of a game whose board is `known`, its grid checked by the known
-    tiles: where no grid is found, the photo is read on an unvouched grid they vouch for
-    (`vouched_grid`), and where they do not vouch for the grid found, on an alternative they
-    vouch for (`checked_grid`); raises the refusal where no grid is found and they vouch for
-    none."""
+    tiles (`read_in_game`); raises the refusal where no grid is found and they vouch for none."""
+    return read_in_game(
+        lambda corners: read_board(data, variant, classifier, corners=corners),
+        known,
+        (BoardNotFound, CornersError),
+    )
 
-    def attempt(corners: Corners) -> BoardReading | None:
+
+def read_in_game(
+    read: Callable[[Corners | None], R], known: Board, refused: tuple[type[Exception], ...]
+) -> R:
+    """`read(None)`, a photo read on the grid searched for, with its grid checked by the game's
+    `known` tiles: where no grid is found (`BoardNotFound`), the photo read by `read(corners)` on
+    an unvouched grid they vouch for (`vouched_grid`), and where they do not vouch for the grid
+    found, on an alternative they vouch for (`checked_grid`). An exception in `refused` from
+    `read(corners)` refuses that grid. Raises the `BoardNotFound` where they vouch for none."""
+
+    def attempt(corners: Corners) -> R | None:
         try:
-            return read_board(data, variant, classifier, corners=corners)
-        except (BoardNotFound, CornersError):
+            return read(corners)
+        except refused:
             return None
 
     try:
-        reading = read_board(data, variant, classifier)
+        reading = read(None)
     except BoardNotFound as refusal:
         vouched = vouched_grid(refusal.unvouched, known, attempt)
         if vouched is None:
