@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 from test_api import Api
@@ -226,6 +227,89 @@ def test_vacancies_vouch_for_nothing_without_a_tile_look_or_enough_squares() -> 
     assert with_vacancies(photo, known, LAYOUT).classes == photo.classes
     plain = reading(CAT, A1_AS_Z)
     assert with_vacancies(plain, EMPTY_ROWS, LAYOUT) is plain
+
+
+@dataclass(frozen=True)
+class FeaturedReading(LookedReading):
+    """A fake reading that carries the cell model's features of each crop too."""
+
+    features: np.ndarray
+
+
+# The cell model's features (`training.features`) of a plain square, a double-letter square's
+# printed "2", and a tile, as far apart as the model keeps them.
+PLAIN_FEATURES = np.array([1.0, 0.0, 0.0, 0.0, 0.0, 0.0])
+PRINT_FEATURES = np.array([0.0, 1.0, 0.0, 0.0, 0.0, 0.0])
+TILE_FEATURES = np.array([0.0, 0.3, 1.0, 0.0, 0.0, 0.0])
+D1 = (0, 3)  # a double-letter square
+
+
+def _featured(photo: LookedReading, rows: dict[int, str], tiles=()) -> FeaturedReading:
+    """`photo` with features: a tile's on every letter of `rows` and on `tiles`, the print's on
+    every double-letter square, the plain square's elsewhere, each moved a little as photos do."""
+    rng = np.random.default_rng(3)
+    features = np.zeros((15, 15, len(PLAIN_FEATURES)))
+    for r in range(15):
+        for c in range(15):
+            tile = (r, c) in tiles or rows.get(r, "." * 15)[c] != "."
+            own = (
+                TILE_FEATURES if tile else PRINT_FEATURES if LAYOUT[r][c] == "'" else PLAIN_FEATURES
+            )
+            features[r, c] = own + rng.normal(0, 0.1, len(own))
+    return FeaturedReading(photo.classes, photo.confidence, photo.top3, photo.looks, features)
+
+
+def _print_read_as_z_in_a_glare(
+    top3: list[tuple[str, float]], tiles=()
+) -> tuple[Board, FeaturedReading]:
+    """The known board CAT, and a photo of it whose D1, a double-letter square, is read `top3`,
+    its colours washed out to a tile's by a glare."""
+    known = Board.from_rows([CAT.get(r, "." * 15) for r in range(15)])
+    photo = looked(CAT, {"D1": top3}, tiles={D1})
+    return known, _featured(photo, CAT, tiles)
+
+
+def test_a_print_the_model_finds_like_its_vacant_siblings_is_read_empty() -> None:
+    # D1's "2", read as a Z in a glare that gives it a tile's colours: its looks vouch for
+    # nothing, but to the model it is as like the vacant double-letter squares as they are to
+    # each other. Empty, for sure, and so through `vouched` too: the model reads it as the print.
+    known, photo = _print_read_as_z_in_a_glare([("Z", 0.78), ("D", 0.04), ("J", 0.03)])
+    for later in (with_vacancies(photo, known, LAYOUT), vouched(photo, known, LAYOUT, [])):
+        assert later.classes[0][3] == "empty" and later.confidence[0][3] >= 0.99
+        assert later.top3[0][3] == [("empty", 1.0)]
+        assert later.classes[7][7:10] == ["C", "A", "T"]
+    # Where a blank is a candidate too, it keeps its odds: a plain blank may look as like them.
+    known, photo = _print_read_as_z_in_a_glare([("blank", 0.5), ("Z", 0.3), ("empty", 0.2)])
+    later = with_vacancies(photo, known, LAYOUT)
+    assert sorted(later.top3[0][3]) == [("blank", 0.5), ("empty", 0.5)]
+
+
+def test_a_tile_the_model_finds_unlike_the_vacant_squares_is_read_as_usual() -> None:
+    known, photo = _print_read_as_z_in_a_glare([("Z", 0.78), ("D", 0.04), ("J", 0.03)], {D1})
+    later = vouched(photo, known, LAYOUT, [])
+    assert later.classes[0][3] == "Z" and later.confidence[0][3] == 0.78
+    # Nor do two vacant squares of its kind tell their look (D1 and two others free, no more).
+    rows = {r: "".join("E" if LAYOUT[r][c] == "'" else "." for c in range(15)) for r in range(15)}
+    for r, c in ((0, 3), (0, 11), (2, 6)):
+        rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
+    known = Board.from_rows([rows[r] for r in range(15)])
+    photo = looked(rows, {"D1": [("Z", 0.78), ("D", 0.04), ("J", 0.03)]}, tiles={D1})
+    photo = _featured(photo, rows)
+    assert with_vacancies(photo, known, LAYOUT).classes[0][3] == "Z"
+
+
+def test_a_new_tile_read_empty_does_not_make_its_kinds_vacant_look() -> None:
+    # Late in a game: the double-letter squares hold known tiles but for D1, L1, G3 and I3.
+    # A new tile on I3 is read empty, so it counts among the vacant squares, and a new tile on
+    # D1 is read as a Z: among three "vacant" squares, one of them a tile, D1 is about as like
+    # them as they are to each other. The known tiles, as like them as D1 is, keep it a tile.
+    rows = {r: "".join("E" if LAYOUT[r][c] == "'" else "." for c in range(15)) for r in range(15)}
+    for r, c in ((0, 3), (0, 11), (2, 6), (2, 8)):
+        rows[r] = rows[r][:c] + "." + rows[r][c + 1 :]
+    known = Board.from_rows([rows[r] for r in range(15)])
+    doubts = {"D1": [("Z", 0.78), ("D", 0.04), ("J", 0.03)], "I3": [("empty", 0.85), ("E", 0.1)]}
+    photo = _featured(looked(rows, doubts, tiles={D1, (2, 8)}), rows, tiles={D1, (2, 8)})
+    assert with_vacancies(photo, known, LAYOUT).classes[0][3] == "Z"
 
 
 @pytest.fixture

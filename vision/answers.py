@@ -14,7 +14,9 @@ a doubt: the words settle it, and a play that may run through it is asked about.
 
 The game's known board vouches for squares the same way (`with_vacancies`): one photo alone
 cannot tell a kind's empty look when the classifier is sure of none of its squares in that
-light, but the game knows which of them are vacant, and one play covers a few at most.
+light, but the game knows which of them are vacant, and one play covers a few at most. Their
+looks say so by colour; the cell model's features of their crops say so by what the model reads
+letters from (`vision.exemplars.like_vacant_squares`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 from scorer.board import Board
 from scorer.tracking import Thresholds
 from vision.calibrate import DOUBT, SURE, like_answered, like_vacant, plainly_no_tile
+from vision.exemplars import like_vacant_squares
 from vision.reading import BLANK, EMPTY, STAR, BoardReading
 
 # A square the tracker takes as read is not asked about, so it is left alone here.
@@ -87,19 +90,22 @@ def vouched(
 ) -> BoardReading:
     """`reading` with the players' answers (`with_answers`), then the known board's vacant
     squares (`with_vacancies`), vouching for its doubtful squares; a square the classifier read
-    as a letter is read empty by them only as a doubt (`_NO_TILE`), which the words settle and
-    a play through it makes a question: a tile a glare washes out looks like no other tile of
-    the photo and like the empty squares around it (a table camera recorded OLLA for OLLAV)."""
-    later = with_vacancies(with_answers(reading, known, layout, answered), known, layout)
-    if later is reading:
-        return reading
-    letters = (
-        ~np.isin(np.ravel(reading.classes), [EMPTY, BLANK, STAR])
-        & (np.ravel(later.classes) == EMPTY)
-        & (np.ravel(later.confidence) > _NO_TILE)
-    )
-    cols = len(reading.classes[0])
-    return _read_empty(later, letters, np.full(len(letters), _NO_TILE), cols)
+    as a letter is read empty by their looks only as a doubt (`_NO_TILE`), which the words
+    settle and a play through it makes a question: a tile a glare washes out looks like no
+    other tile of the photo and like the empty squares around it (a table camera recorded OLLA
+    for OLLAV). Not so where the model's own features find it as like them as they are to each
+    other: a glare does not wash out what the model reads a letter from."""
+    answers = with_answers(reading, known, layout, answered)
+    later = _by_looks(answers, known, layout)
+    if later is not reading:
+        letters = (
+            ~np.isin(np.ravel(reading.classes), [EMPTY, BLANK, STAR])
+            & (np.ravel(later.classes) == EMPTY)
+            & (np.ravel(later.confidence) > _NO_TILE)
+        )
+        cols = len(reading.classes[0])
+        later = _read_empty(later, letters, np.full(len(letters), _NO_TILE), cols)
+    return _by_features(answers, later, known, layout)
 
 
 def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -> BoardReading:
@@ -116,19 +122,41 @@ def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -
     has their hue and ink in other light, but whose rim does not (a tile beside it, its edge or
     shadow) is read empty only as a doubt, which the words settle: a printed "2" read as a Z the
     first time it shows, a printed "3" read as an S in a corner lit brighter than its siblings.
-    A reading without looks is returned as it is."""
+    Where the model's features of a square's crop are as like those of its kind's vacant
+    squares as they are to each other (`vision.exemplars.like_vacant_squares`), whatever its
+    colours, the letters it was read as are a print taken for one: their probability is "no
+    tile"'s. A reading without looks is returned as it is."""
+    return _by_features(reading, _by_looks(reading, known, layout), known, layout)
+
+
+def _by_looks(reading: BoardReading, known: Board, layout: Sequence[str]) -> BoardReading:
+    """`reading` vouched for by the looks of the vacant squares (`with_vacancies`)."""
     if getattr(reading, "looks", None) is None:
         return reading
     cells = _Cells.of(reading, known, layout)
-    vacant = cells.free & (cells.labels == EMPTY) & (cells.confidence >= DOUBT)
     doubtful = cells.free & (cells.confidence < _TAKEN_AS_READ)
     cols = cells.shape[1]
     letters = ~np.isin(cells.labels, [EMPTY, BLANK, STAR])
     alike, as_doubts = like_vacant(
-        cells.looks, cells.kinds, cols, vacant, doubtful, cells.lettered, letters
+        cells.looks, cells.kinds, cols, cells.vacant, doubtful, cells.lettered, letters
     )
     sure = np.where(alike, _ANSWERED, _NO_TILE)
     return _read_empty(reading, alike | as_doubts, sure, cols)
+
+
+def _by_features(
+    source: BoardReading, later: BoardReading, known: Board, layout: Sequence[str]
+) -> BoardReading:
+    """`later` with the letters' probability of the squares the model's features find like
+    the vacant squares of `source` (`with_vacancies`) given to "no tile"."""
+    features = getattr(source, "features", None)  # readings from elsewhere may carry none
+    if features is None or getattr(source, "looks", None) is None:
+        return later
+    cells = _Cells.of(source, known, layout)
+    per_cell = np.reshape(features, (len(cells.labels), -1))
+    tiles = ~cells.free & cells.lettered
+    print_like = cells.free & like_vacant_squares(per_cell, cells.kinds, cells.vacant, tiles)
+    return _without_letters(later, print_like, cells.shape[1])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,6 +170,11 @@ class _Cells:
     free: np.ndarray  # no tile on the known board
     lettered: np.ndarray  # a letter read with confidence
     kinds: list[str]  # the layout's premium codes
+
+    @property
+    def vacant(self) -> np.ndarray:
+        """No tile on the known board, and read empty, at least as a doubt (`DOUBT`)."""
+        return self.free & (self.labels == EMPTY) & (self.confidence >= DOUBT)
 
     @classmethod
     def of(cls, reading: BoardReading, known: Board, layout: Sequence[str]) -> _Cells:
@@ -180,4 +213,28 @@ def _read_empty(
         top3[r][c] = [(EMPTY, float(sure[index]))] + [
             (label, (1 - sure[index]) * p / share) for label, p in others[:2] if share > 0
         ]
+    return dataclasses.replace(reading, classes=classes, confidence=confidences, top3=top3)
+
+
+def _without_letters(reading: BoardReading, cells: np.ndarray, cols: int) -> BoardReading:
+    """`reading` with the letters' probability of the `cells` (a mask, row-major) given to "no
+    tile": their crops look like their kind's vacant squares to the model, a print it took for
+    a letter. A blank's (or star's) probability is left as it is, since a plain blank may look
+    as like them; `reading` itself where no such cell has a letter among its candidates."""
+    classes = [list(line) for line in reading.classes]
+    confidences = [list(line) for line in reading.confidence]
+    top3 = [list(line) for line in reading.top3]
+    changed = False
+    for index in np.flatnonzero(cells):
+        r, c = divmod(int(index), cols)
+        labels = {classes[r][c], *(label for label, _ in top3[r][c])}
+        if labels <= {EMPTY, BLANK, STAR}:
+            continue
+        kept = [(label, p) for label, p in top3[r][c] if label in (BLANK, STAR)]
+        empty = max(0.0, 1.0 - sum(p for _, p in kept))
+        top3[r][c] = sorted([(EMPTY, empty), *kept], key=lambda item: -item[1])
+        classes[r][c], confidences[r][c] = top3[r][c][0][0], float(top3[r][c][0][1])
+        changed = True
+    if not changed:
+        return reading
     return dataclasses.replace(reading, classes=classes, confidence=confidences, top3=top3)
