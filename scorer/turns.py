@@ -266,6 +266,28 @@ def lone_blanks_confirmed(turn: Turn, answered: frozenset[Square] = frozenset())
     return _proposed(turn, LONE_BLANKS, cells)
 
 
+TILE_LIKE_ENDS = (
+    "the photo reads no tile just past the end of a word here, but the square looks like a "
+    "tile: is there one? correct it, or confirm the move"
+)
+
+
+def tile_like_ends_confirmed(turn: Turn, squares: frozenset[Square]) -> Turn:
+    """`turn`, but a play it would record is sent for review instead where a square just past
+    an end of one of its words (main word or cross word) is one of `squares`: read empty, but
+    looking like a tile (`vision.answers.tile_like_vacancies`). A tile there would lengthen
+    the word and change its score: YAK was recorded as YA, its K on a corner square read empty
+    in a photo taken at a slant (`bench_players --styles calibrated`, r13_ben, turn 19)."""
+    play, board = turn.result.play, turn.result.board
+    if not squares or not isinstance(turn.event, Play) or play is None or board is None:
+        return turn
+    ends = [square for word in play.words for square in _ends(board, word) if square in squares]
+    if not ends:
+        return turn
+    cells = tuple(UncertainCell(s, (EMPTY,), TILE_LIKE_ENDS) for s in dict.fromkeys(ends))
+    return _proposed(turn, TILE_LIKE_ENDS, cells)
+
+
 WORD_ENDS = (
     "the photo read tiles and empty squares wrongly here: is there a tile just past the ends of "
     "the words? correct them, or confirm the move"

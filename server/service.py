@@ -53,6 +53,7 @@ from scorer.turns import (
     lone_blanks_confirmed,
     passes_confirmed,
     phonies_confirmed,
+    tile_like_ends_confirmed,
     turn_from_move,
     turn_from_reading,
     two_plays_offered,
@@ -67,7 +68,7 @@ from scorer.variant import (
 )
 from server.events import event_from_json, event_to_json, fold
 from server.storage import GameRecord, Store, TurnRecord, Tx, now
-from vision.answers import square_key, vouched
+from vision.answers import square_key, tile_like_vacancies, vouched
 from vision.classify import UnreadableVariant, check_readable
 from vision.decode import DEFAULT_MAX_PIXELS, PhotoError, read_header
 from vision.exemplars import with_known_letters
@@ -769,7 +770,9 @@ class GameService:
         # Tiles the players named stay on the board however they look in this photo.
         kept |= answers.named(game)
         turn = turn_from_reading(game, reading, words, steady, kept=kept, blind=blind)
-        return turn, answers, reading
+        # A play is not recorded short of a tile the photo read as an empty square.
+        suspects = tile_like_vacancies(reading, known, layout, answers.empty)
+        return tile_like_ends_confirmed(turn, suspects), answers, reading
 
     def play_move(self, game_id: str, position: str, word: str, key: str | None) -> dict[str, Any]:
         """Record a play typed in GCG notation as the next turn, checked and scored as a photo of

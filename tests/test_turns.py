@@ -4,7 +4,8 @@ have answered them all; a word attested in use, read with confidence, is recorde
 of blanks alone is asked about too (`scorer.turns.lone_blanks_confirmed`): an empty square looks
 most like a blank, and a blank takes the letter the words want. Where the players said known
 tiles the photo read as gone are there, the squares just past the play's words are asked too
-(`scorer.turns.missed_confirmed`)."""
+(`scorer.turns.missed_confirmed`), as are those the photo read empty that look like tiles
+(`scorer.turns.tile_like_ends_confirmed`)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from scorer.turns import (
     lone_blanks_confirmed,
     missed_confirmed,
     phonies_confirmed,
+    tile_like_ends_confirmed,
     turn_from_reading,
 )
 from scorer.variant import load_variant
@@ -103,3 +105,14 @@ def test_the_ends_of_the_words_are_asked_until_answered(tmp_path: Path) -> None:
         ((7, 11), (".",)),
     ]
     assert missed_confirmed(turn, frozenset({(7, 6), (7, 11)})) is turn
+
+
+def test_a_tile_like_square_past_a_words_end_is_asked(tmp_path: Path) -> None:
+    # CAT just played, its square past the T read empty but looking like a tile: CATS?
+    turn = _first_move(tmp_path, ".......CAT.....")
+    asked = tile_like_ends_confirmed(turn, frozenset({(7, 10), (3, 3)}))
+    assert asked.result.status is TurnStatus.NEEDS_REVIEW and asked.proposed == (turn.event,)
+    assert [(c.square, c.candidates) for c in asked.result.uncertain] == [((7, 10), (".",))]
+    # A tile-like square away from the words' ends changes nothing the play scores.
+    assert tile_like_ends_confirmed(turn, frozenset({(3, 3), (8, 8)})) is turn
+    assert tile_like_ends_confirmed(turn, frozenset()) is turn

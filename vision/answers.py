@@ -29,7 +29,7 @@ import numpy as np
 from scorer.board import Board
 from scorer.tracking import Thresholds
 from vision.calibrate import DOUBT, SURE, like_answered, like_vacant, plainly_no_tile
-from vision.exemplars import like_vacant_squares
+from vision.exemplars import like_vacant_squares, unlike_vacant_squares
 from vision.reading import BLANK, EMPTY, STAR, BoardReading
 
 # A square the tracker takes as read is not asked about, so it is left alone here.
@@ -96,7 +96,10 @@ def vouched(
     for OLLAV). Not so where the model's own features find it as like them as they are to each
     other: a glare does not wash out what the model reads a letter from."""
     answers = with_answers(reading, known, layout, answered)
-    later = _by_looks(answers, known, layout)
+    if getattr(answers, "looks", None) is None:
+        return answers
+    cells = _Cells.of(answers, known, layout)
+    later = _by_looks(answers, cells)
     if later is not reading:
         letters = (
             ~np.isin(np.ravel(reading.classes), [EMPTY, BLANK, STAR])
@@ -105,7 +108,7 @@ def vouched(
         )
         cols = len(reading.classes[0])
         later = _read_empty(later, letters, np.full(len(letters), _NO_TILE), cols)
-    return _by_features(answers, later, known, layout)
+    return _by_features(answers, later, cells)
 
 
 def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -> BoardReading:
@@ -126,14 +129,15 @@ def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -
     squares as they are to each other (`vision.exemplars.like_vacant_squares`), whatever its
     colours, the letters it was read as are a print taken for one: their probability is "no
     tile"'s. A reading without looks is returned as it is."""
-    return _by_features(reading, _by_looks(reading, known, layout), known, layout)
-
-
-def _by_looks(reading: BoardReading, known: Board, layout: Sequence[str]) -> BoardReading:
-    """`reading` vouched for by the looks of the vacant squares (`with_vacancies`)."""
     if getattr(reading, "looks", None) is None:
         return reading
     cells = _Cells.of(reading, known, layout)
+    return _by_features(reading, _by_looks(reading, cells), cells)
+
+
+def _by_looks(reading: BoardReading, cells: _Cells) -> BoardReading:
+    """`reading` (its `cells`) vouched for by the looks of the vacant squares
+    (`with_vacancies`)."""
     doubtful = cells.free & (cells.confidence < _TAKEN_AS_READ)
     cols = cells.shape[1]
     letters = ~np.isin(cells.labels, [EMPTY, BLANK, STAR])
@@ -144,19 +148,36 @@ def _by_looks(reading: BoardReading, known: Board, layout: Sequence[str]) -> Boa
     return _read_empty(reading, alike | as_doubts, sure, cols)
 
 
-def _by_features(
-    source: BoardReading, later: BoardReading, known: Board, layout: Sequence[str]
-) -> BoardReading:
+def _by_features(source: BoardReading, later: BoardReading, cells: _Cells) -> BoardReading:
     """`later` with the letters' probability of the squares the model's features find like
-    the vacant squares of `source` (`with_vacancies`) given to "no tile"."""
+    the vacant squares of `source` (its `cells`; `with_vacancies`) given to "no tile"."""
     features = getattr(source, "features", None)  # readings from elsewhere may carry none
-    if features is None or getattr(source, "looks", None) is None:
+    if features is None:
         return later
-    cells = _Cells.of(source, known, layout)
     per_cell = np.reshape(features, (len(cells.labels), -1))
     tiles = ~cells.free & cells.lettered
     print_like = cells.free & like_vacant_squares(per_cell, cells.kinds, cells.vacant, tiles)
     return _without_letters(later, print_like, cells.shape[1])
+
+
+def tile_like_vacancies(
+    reading: BoardReading, known: Board, layout: Sequence[str], answered: Collection[str] = ()
+) -> frozenset[tuple[int, int]]:
+    """The squares the known board holds no tile on that `reading` reads empty but whose crops
+    the cell model finds no more like their kind's other vacant squares than a known tile of
+    the photo (`vision.exemplars.unlike_vacant_squares`): a tile the photo may have missed.
+    Squares the players `answered` were empty (keys of `square_key`) are left out; none
+    without looks or features."""
+    features = getattr(reading, "features", None)
+    if features is None or getattr(reading, "looks", None) is None:
+        return frozenset()
+    cells = _Cells.of(reading, known, layout)
+    per_cell = np.reshape(features, (len(cells.labels), -1))
+    tiles = ~cells.free & cells.lettered
+    unlike = unlike_vacant_squares(per_cell, cells.kinds, cells.vacant, tiles)
+    cols = cells.shape[1]
+    squares = (divmod(int(index), cols) for index in np.flatnonzero(unlike))
+    return frozenset(s for s in squares if square_key(*s) not in set(answered))
 
 
 @dataclasses.dataclass(frozen=True)
