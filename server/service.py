@@ -753,7 +753,8 @@ class GameService:
         answers so far, and the reading with those answers applied (the squares they said were
         empty; the tiles they named are kept, `Answers.named`); `kept`, known tiles a table
         camera saw unchanged, and `blind`, the empty squares it could not see
-        (`scorer.tracking.track`)."""
+        (`scorer.tracking.track`). A play with a square read empty but looking like a tile
+        just past a word's end is asked (`scorer.turns.tile_like_ends_confirmed`)."""
         # The latest photo turn, or the empty board's before the first move (no event).
         latest = tx.last_photo_turn(record.id)
         # Known tiles the last photo read as empty too are this edition's look (see track).

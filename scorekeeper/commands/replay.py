@@ -18,7 +18,7 @@ from scorer.dictionary import Dictionary, DictionaryError, dictionary_for
 from scorer.game import Game, GameError
 from scorer.sheet import sheet_dict
 from scorer.tracking import TrackResult
-from scorer.turns import turn_from_reading
+from scorer.turns import tile_like_ends_confirmed, turn_from_reading
 from scorer.variant import VariantError
 
 
@@ -67,7 +67,7 @@ def _print_sheet(game: Game, as_json: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.answers import with_vacancies
+    from vision.answers import tile_like_vacancies, with_vacancies
     from vision.classify import CellClassifier, UnreadableVariant, check_readable
     from vision.decode import PhotoError
     from vision.exemplars import with_known_letters
@@ -120,6 +120,9 @@ def run(args: argparse.Namespace) -> int:
         # The known tiles in this photo show how this set's look-alike letters differ.
         reading = with_known_letters(reading, game.state.board)
         turn = turn_from_reading(game, reading, dictionary, steady)
+        # A play is not recorded short of a tile the photo read as an empty square.
+        suspects = tile_like_vacancies(reading, game.state.board, variant.layout.rows)
+        turn = tile_like_ends_confirmed(turn, suspects)
         if not turn.committed:
             print(f"scorekeeper replay: {photo}: {_describe(turn.result)}", file=sys.stderr)
             _print_sheet(game, args.json)
