@@ -410,3 +410,18 @@ def test_a_new_tile_that_looks_like_the_vacant_squares_is_asked_about_not_droppe
         result = track(known, later, english, dictionary_for(english))
         assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
         assert [(c.square, c.candidates) for c in result.uncertain] == [((7, 10), (".", "S"))]
+
+
+def test_the_service_asks_about_a_tile_like_square_past_a_words_end(api: Api) -> None:
+    # After CAT, AT is played down from its A; the square past AT's end reads empty for sure,
+    # but to the model it is no more like the vacant plain squares than CAT's tiles are (a
+    # tile's raised face seen half past its square?): asked before AT is recorded.
+    assert api.photo(photo(1), _featured(looked(CAT), CAT)).json()["status"] == "committed"
+    rows = {**CAT, 8: "........T......"}
+    second = _featured(looked(rows), rows)
+    second.features[9, 8] = [0.0, 0.0, 1.0, 0.6, 0.0, 0.0]
+    asked = api.photo(photo(2), second).json()
+    assert asked["status"] == "needs_review" and asked["move"]["word"] == "AT", asked
+    assert [cell["square"] for cell in asked["uncertain"]] == ["I10"]
+    answered = api.post("/review/correct", json={"cells": {"I10": "."}}).json()
+    assert answered["status"] == "committed" and answered["move"]["word"] == "AT", answered
