@@ -285,6 +285,8 @@ def test_a_print_the_model_finds_like_its_vacant_siblings_is_read_empty() -> Non
 
 
 def test_a_tile_the_model_finds_unlike_the_vacant_squares_is_read_as_usual() -> None:
+    # A Z laid on D1 in the glare: to the model a tile, far from the vacant double-letter
+    # squares, so it is left as read.
     known, photo = _print_read_as_z_in_a_glare([("Z", 0.78), ("D", 0.04), ("J", 0.03)], {D1})
     later = vouched(photo, known, LAYOUT, [])
     assert later.classes[0][3] == "Z" and later.confidence[0][3] == 0.78

@@ -176,8 +176,9 @@ def tile_like_vacancies(
     tiles = ~cells.free & cells.lettered
     unlike = unlike_vacant_squares(per_cell, cells.kinds, cells.vacant, tiles)
     cols = cells.shape[1]
+    said = set(answered)
     squares = (divmod(int(index), cols) for index in np.flatnonzero(unlike))
-    return frozenset(s for s in squares if square_key(*s) not in set(answered))
+    return frozenset(s for s in squares if square_key(*s) not in said)
 
 
 @dataclasses.dataclass(frozen=True)
