@@ -171,7 +171,7 @@ def like_vacant_squares(
 
     The features are what the model reads letters from: a printed "2" it takes for a Z, a wood
     square it takes for a letter, is there just as like its vacant siblings as they are to each
-    other, while a lettered tile laid on such a square is far from them: the 2,412 new tiles of
+    other, while a lettered tile laid on such a square is far from them: the 2,425 new tiles of
     671 photos of rendered games on held-out editions (`bench_players`, 25 games) lie 0.21 or
     more below where this puts the bound. Not so a blank, which may be as plain as the square
     under it."""
