@@ -270,22 +270,44 @@ TILE_LIKE_ENDS = (
     "the photo reads no tile just past the end of a word here, but the square looks like a "
     "tile: is there one? correct it, or confirm the move"
 )
+TILE_LIKE_BESIDE = (
+    "the photo reads no new tile, but a square beside the board's tiles looks like one: is "
+    "there a tile? correct it, or confirm that nothing was played"
+)
 
 
-def tile_like_ends_confirmed(turn: Turn, squares: frozenset[Square]) -> Turn:
+def tile_like_confirmed(turn: Turn, squares: frozenset[Square]) -> Turn:
     """`turn`, but a play it would record is sent for review instead where a square just past
     an end of one of its words (main word or cross word) is one of `squares`: read empty, but
     looking like a tile (`vision.answers.tile_like_vacancies`). A tile there would lengthen
     the word and change its score: YAK was recorded as YA, its K on a corner square read empty
-    in a photo taken at a slant (`bench_players --styles calibrated`, r13_ben, turn 19)."""
-    play, board = turn.result.play, turn.result.board
-    if not squares or not isinstance(turn.event, Play) or play is None or board is None:
+    in a photo taken at a slant (`bench_players --styles calibrated`, r13_ben, turn 19). A pass
+    it would record is sent for review where one of `squares` lies beside a tile of the board:
+    a play of one tile, read empty, is an unchanged board."""
+    board = turn.result.board
+    if not squares or board is None:
+        return turn
+    if isinstance(turn.event, Pass):
+        beside = [s for s in sorted(squares) if _beside_a_tile(board, s)]
+        if not beside:
+            return turn
+        cells = tuple(UncertainCell(s, (EMPTY,), TILE_LIKE_BESIDE) for s in beside)
+        return _proposed(turn, TILE_LIKE_BESIDE, cells)
+    play = turn.result.play
+    if not isinstance(turn.event, Play) or play is None:
         return turn
     ends = [square for word in play.words for square in _ends(board, word) if square in squares]
     if not ends:
         return turn
     cells = tuple(UncertainCell(s, (EMPTY,), TILE_LIKE_ENDS) for s in dict.fromkeys(ends))
     return _proposed(turn, TILE_LIKE_ENDS, cells)
+
+
+def _beside_a_tile(board: Board, square: Square) -> bool:
+    """Whether a tile of `board` lies next to `square`, across or down."""
+    r, c = square
+    near = ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+    return any(board.in_bounds(*s) and board.get(*s) is not None for s in near)
 
 
 WORD_ENDS = (

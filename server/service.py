@@ -53,7 +53,7 @@ from scorer.turns import (
     lone_blanks_confirmed,
     passes_confirmed,
     phonies_confirmed,
-    tile_like_ends_confirmed,
+    tile_like_confirmed,
     turn_from_move,
     turn_from_reading,
     two_plays_offered,
@@ -754,7 +754,8 @@ class GameService:
         empty; the tiles they named are kept, `Answers.named`); `kept`, known tiles a table
         camera saw unchanged, and `blind`, the empty squares it could not see
         (`scorer.tracking.track`). A play with a square read empty but looking like a tile
-        just past a word's end is asked (`scorer.turns.tile_like_ends_confirmed`)."""
+        just past a word's end, or a pass with one beside a tile, is asked
+        (`scorer.turns.tile_like_confirmed`)."""
         # The latest photo turn, or the empty board's before the first move (no event).
         latest = tx.last_photo_turn(record.id)
         # Known tiles the last photo read as empty too are this edition's look (see track).
@@ -773,7 +774,7 @@ class GameService:
         turn = turn_from_reading(game, reading, words, steady, kept=kept, blind=blind)
         # A play is not recorded short of a tile the photo read as an empty square.
         suspects = tile_like_vacancies(reading, known, layout, answers.empty)
-        return tile_like_ends_confirmed(turn, suspects), answers, reading
+        return tile_like_confirmed(turn, suspects), answers, reading
 
     def play_move(self, game_id: str, position: str, word: str, key: str | None) -> dict[str, Any]:
         """Record a play typed in GCG notation as the next turn, checked and scored as a photo of

@@ -4,8 +4,8 @@ have answered them all; a word attested in use, read with confidence, is recorde
 of blanks alone is asked about too (`scorer.turns.lone_blanks_confirmed`): an empty square looks
 most like a blank, and a blank takes the letter the words want. Where the players said known
 tiles the photo read as gone are there, the squares just past the play's words are asked too
-(`scorer.turns.missed_confirmed`), as are those the photo read empty that look like tiles
-(`scorer.turns.tile_like_ends_confirmed`)."""
+(`scorer.turns.missed_confirmed`), as are those the photo read empty that look like tiles, past
+a play's words or beside the tiles of a pass (`scorer.turns.tile_like_confirmed`)."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from pathlib import Path
 
 from scorer.board import Board
 from scorer.dictionary import WordListDictionary
-from scorer.game import Game, Play
+from scorer.game import Game, Pass, Play
 from scorer.tracking import TurnStatus, certain_reading
 from scorer.turns import (
     Turn,
     lone_blanks_confirmed,
     missed_confirmed,
     phonies_confirmed,
-    tile_like_ends_confirmed,
+    tile_like_confirmed,
     turn_from_reading,
 )
 from scorer.variant import load_variant
@@ -110,9 +110,20 @@ def test_the_ends_of_the_words_are_asked_until_answered(tmp_path: Path) -> None:
 def test_a_tile_like_square_past_a_words_end_is_asked(tmp_path: Path) -> None:
     # CAT just played, its square past the T read empty but looking like a tile: CATS?
     turn = _first_move(tmp_path, ".......CAT.....")
-    asked = tile_like_ends_confirmed(turn, frozenset({(7, 10), (3, 3)}))
+    asked = tile_like_confirmed(turn, frozenset({(7, 10), (3, 3)}))
     assert asked.result.status is TurnStatus.NEEDS_REVIEW and asked.proposed == (turn.event,)
     assert [(c.square, c.candidates) for c in asked.result.uncertain] == [((7, 10), (".",))]
     # A tile-like square away from the words' ends changes nothing the play scores.
-    assert tile_like_ends_confirmed(turn, frozenset({(3, 3), (8, 8)})) is turn
-    assert tile_like_ends_confirmed(turn, frozenset()) is turn
+    assert tile_like_confirmed(turn, frozenset({(3, 3), (8, 8)})) is turn
+    assert tile_like_confirmed(turn, frozenset()) is turn
+
+
+def test_a_pass_with_a_tile_like_square_beside_the_tiles_is_asked(tmp_path: Path) -> None:
+    # The board as CAT left it, its square past the T looking like a tile: CATS played?
+    _, turn = _moves(tmp_path, ".......CAT.....", ".......CAT.....")
+    assert isinstance(turn.event, Pass)
+    asked = tile_like_confirmed(turn, frozenset({(7, 10), (3, 3)}))
+    assert asked.result.status is TurnStatus.NEEDS_REVIEW and asked.proposed == (turn.event,)
+    assert [(c.square, c.candidates) for c in asked.result.uncertain] == [((7, 10), (".",))]
+    # Far from every tile, no play of one tile could lie there.
+    assert tile_like_confirmed(turn, frozenset({(3, 3)})) is turn

@@ -18,7 +18,7 @@ from scorer.dictionary import Dictionary, DictionaryError, dictionary_for
 from scorer.game import Game, GameError
 from scorer.sheet import sheet_dict
 from scorer.tracking import TrackResult
-from scorer.turns import tile_like_ends_confirmed, turn_from_reading
+from scorer.turns import tile_like_confirmed, turn_from_reading
 from scorer.variant import VariantError
 
 
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         turn = turn_from_reading(game, reading, dictionary, steady)
         # A play is not recorded short of a tile the photo read as an empty square.
         suspects = tile_like_vacancies(reading, game.state.board, variant.layout.rows)
-        turn = tile_like_ends_confirmed(turn, suspects)
+        turn = tile_like_confirmed(turn, suspects)
         if not turn.committed:
             print(f"scorekeeper replay: {photo}: {_describe(turn.result)}", file=sys.stderr)
             _print_sheet(game, args.json)
