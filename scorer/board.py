@@ -154,6 +154,13 @@ class Board:
             return None
         return self.cells[row * self.width + col]
 
+    def touches_tile(self, row: int, col: int) -> bool:
+        """Whether a tile lies next to (row, col), across or down."""
+        return any(
+            self.get(row + dr, col + dc) is not None
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+        )
+
     def run_through(self, square: Square, across: bool) -> tuple[Square, ...]:
         """The maximal run of occupied squares through `square`, across or down (empty when
         `square` is empty, length 1 when the tile stands alone in that direction)."""

@@ -175,11 +175,7 @@ def _check_geometry(base: Board, after: Board, new: tuple[Square, ...], variant:
                 f"it uses {len(new)} ({_names(new)})",
                 new,
             )
-    elif not any(
-        base.get(r + dr, c + dc) is not None
-        for r, c in new
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-    ):
+    elif not any(base.touches_tile(r, c) for r, c in new):
         raise IllegalPlay(
             PlayErrorCode.NOT_CONNECTED,
             f"the new tiles {_names(new)} touch no tile already on the board",

@@ -985,7 +985,7 @@ def _off_line(
     def anchored(square: Square) -> bool:
         if known.is_empty():
             return square == centre
-        return any(known.get(square[0] + dr, square[1] + dc) is not None for dr, dc in _STEPS)
+        return known.touches_tile(*square)
 
     lines = {(0, r) for r, _ in new} | {(1, c) for _, c in new}
     held = {line: [s for s in new if s[line[0]] == line[1]] for line in lines}

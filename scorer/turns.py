@@ -288,7 +288,7 @@ def tile_like_confirmed(turn: Turn, squares: frozenset[Square]) -> Turn:
     if not squares or board is None:
         return turn
     if isinstance(turn.event, Pass):
-        beside = [s for s in sorted(squares) if _beside_a_tile(board, s)]
+        beside = [s for s in sorted(squares) if board.touches_tile(*s)]
         if not beside:
             return turn
         cells = tuple(UncertainCell(s, (EMPTY,), TILE_LIKE_BESIDE) for s in beside)
@@ -301,13 +301,6 @@ def tile_like_confirmed(turn: Turn, squares: frozenset[Square]) -> Turn:
         return turn
     cells = tuple(UncertainCell(s, (EMPTY,), TILE_LIKE_ENDS) for s in dict.fromkeys(ends))
     return _proposed(turn, TILE_LIKE_ENDS, cells)
-
-
-def _beside_a_tile(board: Board, square: Square) -> bool:
-    """Whether a tile of `board` lies next to `square`, across or down."""
-    r, c = square
-    near = ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-    return any(board.in_bounds(*s) and board.get(*s) is not None for s in near)
 
 
 WORD_ENDS = (

@@ -151,12 +151,11 @@ def _by_looks(reading: BoardReading, cells: _Cells) -> BoardReading:
 def _by_features(source: BoardReading, later: BoardReading, cells: _Cells) -> BoardReading:
     """`later` with the letters' probability of the squares the model's features find like
     the vacant squares of `source` (its `cells`; `with_vacancies`) given to "no tile"."""
-    features = getattr(source, "features", None)  # readings from elsewhere may carry none
-    if features is None:
+    if cells.features is None:
         return later
-    per_cell = np.reshape(features, (len(cells.labels), -1))
-    tiles = ~cells.free & cells.lettered
-    print_like = cells.free & like_vacant_squares(per_cell, cells.kinds, cells.vacant, tiles)
+    print_like = cells.free & like_vacant_squares(
+        cells.features, cells.kinds, cells.vacant, cells.known_letters
+    )
     return _without_letters(later, print_like, cells.shape[1])
 
 
@@ -168,13 +167,12 @@ def tile_like_vacancies(
     the photo (`vision.exemplars.unlike_vacant_squares`): a tile the photo may have missed.
     Squares the players `answered` were empty (keys of `square_key`) are left out; none
     without looks or features."""
-    features = getattr(reading, "features", None)
-    if features is None or getattr(reading, "looks", None) is None:
+    if getattr(reading, "looks", None) is None:
         return frozenset()
     cells = _Cells.of(reading, known, layout)
-    per_cell = np.reshape(features, (len(cells.labels), -1))
-    tiles = ~cells.free & cells.lettered
-    unlike = unlike_vacant_squares(per_cell, cells.kinds, cells.vacant, tiles)
+    if cells.features is None:
+        return frozenset()
+    unlike = unlike_vacant_squares(cells.features, cells.kinds, cells.vacant, cells.known_letters)
     cols = cells.shape[1]
     said = set(answered)
     squares = (divmod(int(index), cols) for index in np.flatnonzero(unlike))
@@ -192,11 +190,17 @@ class _Cells:
     free: np.ndarray  # no tile on the known board
     lettered: np.ndarray  # a letter read with confidence
     kinds: list[str]  # the layout's premium codes
+    features: np.ndarray | None  # [cells, F]: the cell model's, where the reading carries them
 
     @property
     def vacant(self) -> np.ndarray:
         """No tile on the known board, and read empty, at least as a doubt (`DOUBT`)."""
         return self.free & (self.labels == EMPTY) & (self.confidence >= DOUBT)
+
+    @property
+    def known_letters(self) -> np.ndarray:
+        """Known tiles read as letters with confidence."""
+        return ~self.free & self.lettered
 
     @classmethod
     def of(cls, reading: BoardReading, known: Board, layout: Sequence[str]) -> _Cells:
@@ -204,6 +208,7 @@ class _Cells:
         rows, cols = looks.shape[:2]
         labels = np.array([label for line in reading.classes for label in line])
         confidence = np.array([value for line in reading.confidence for value in line])
+        features = getattr(reading, "features", None)  # readings from elsewhere may carry none
         return cls(
             (rows, cols),
             looks.reshape(rows * cols, -1),
@@ -212,6 +217,7 @@ class _Cells:
             np.array([known.get(r, c) is None for r in range(rows) for c in range(cols)]),
             ~np.isin(labels, [EMPTY, BLANK, STAR]) & (confidence >= SURE),
             [code for line in layout for code in line],
+            None if features is None else np.reshape(features, (rows * cols, -1)),
         )
 
 

@@ -148,10 +148,10 @@ def _typical(examples: dict[str, list[np.ndarray]]) -> float | None:
     letter's other known tiles in the photo (this photo's blur, light and typeface set how alike
     two tiles of one letter look); None where fewer than `_TYPICAL_FROM` tiles share a letter."""
     alike = [
-        float(_unit(np.sum(rows, axis=0) - row) @ row)
+        similarity
         for rows in examples.values()
         if len(rows) > 1
-        for row in rows
+        for similarity in _leave_one_out(np.asarray(rows))
     ]
     return float(np.quantile(alike, TYPICAL)) if len(alike) >= _TYPICAL_FROM else None
 
@@ -215,15 +215,17 @@ def _vacant_similarities(
         references = members & vacant
         if references.sum() < _VACANT_FROM:
             continue
-        total = unit[references].sum(axis=0)
-        others = total - unit[references]  # each vacant square's siblings, itself left out
-        own = np.einsum("ij,ij->i", others, unit[references]) / np.maximum(
-            np.linalg.norm(others, axis=1), 1e-9
-        )
-        similarity = unit @ _unit(total)
+        own = _leave_one_out(unit[references])
+        similarity = unit @ _unit(unit[references].sum(axis=0))
         tile_like = float(similarity[tiles].max()) if tiles.any() else None
         similarity[references] = own
         yield members, similarity, own, tile_like
+
+
+def _leave_one_out(rows: np.ndarray) -> np.ndarray:
+    """Each of the unit `rows`' cosine similarity with the mean of the others."""
+    others = rows.sum(axis=0) - rows
+    return np.einsum("ij,ij->i", others, rows) / np.maximum(np.linalg.norm(others, axis=1), 1e-9)
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:
