@@ -199,17 +199,21 @@ def turn_from_board(game: Game, board: Board, dictionary: Dictionary | None) -> 
     return turn_from_reading(game, certain_reading(board), dictionary, labels=False)
 
 
-def phonies_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> Turn:
+def phonies_confirmed(
+    turn: Turn, answered: frozenset[Square] = frozenset(), sure: frozenset[Square] = frozenset()
+) -> Turn:
     """`turn`, but a play it would record with words the dictionary lacks is sent for review
-    instead, to be confirmed or corrected: on a board the reader has never seen, a letter read
-    wrongly with confidence (an Ä read as X: PRXMIE) or a tile read as an empty square (OOZ for
-    OOZE) makes such a word far more often than players lay a phony. The review asks the squares
-    just past the ends of each unknown word and its new tiles, but for those in `answered` (the
-    squares the players set while reviewing this photo); once they have answered them all, the
-    play is recorded, flagged, a phony the others may challenge. A typed move is not asked: the
-    person typed it, nor a play whose unknown words are all attested in use, every tile of them
-    read with confidence (`TrackResult.attested_words`: MAZEY, CABOVER): a rare word really
-    played, recorded flagged."""
+    instead, to be confirmed or corrected, where the photo leaves room for a misread: a letter
+    a look-alike of which makes a word of the list (an Ä read as X: PRXMIE), or a tile read as
+    an empty square (OOZ for OOZE). The review asks the squares just past the ends of each
+    unknown word and its new tiles, but for those in `answered` (the squares the players set
+    while reviewing this photo) and in `sure` (those the photo read beyond doubt,
+    `scorer.tracking.surely_read`); once none is left, the play is recorded, flagged, a phony
+    the others may challenge: at once where every such square is sure (BOEK, BRU, OMA in the
+    recorded English games). A typed move is not asked: the person typed it, nor a play whose
+    unknown words are all attested in use, every tile of them read with confidence
+    (`TrackResult.attested_words`: MAZEY, CABOVER): a rare word really played, recorded
+    flagged."""
     play, board = turn.result.play, turn.result.board
     if not isinstance(turn.event, Play) or play is None or board is None:
         return turn
@@ -226,7 +230,7 @@ def phonies_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> 
         dr, dc = (0, 1) if word.across else (1, 0)
         squares = [(word.row + dr * i, word.col + dc * i) for i in range(word.length)]
         letters += [s for s in squares if s in new]
-    asked = [s for s in dict.fromkeys(ends + letters) if s not in answered]
+    asked = [s for s in dict.fromkeys(ends + letters) if s not in answered | sure]
     if not asked:
         return turn
     listed = ", ".join(turn.result.invalid_words)

@@ -39,7 +39,7 @@ from scorer.table_camera import (
     unseen_since,
     waited,
 )
-from scorer.tracking import TurnStatus
+from scorer.tracking import TurnStatus, surely_read
 from scorer.turns import (
     lone_blanks_confirmed,
     phonies_confirmed,
@@ -318,8 +318,9 @@ class TableCameras:
             # laying this: which of two plays on the board came first.
             earlier = unseen_since(camera.state, events)
             later = board_squares(view.touched, turns, seen)
-            turn = withdrawals_confirmed(lone_blanks_confirmed(phonies_confirmed(turn)))
             words = self.service._dictionary(record, variant)
+            sure = surely_read(turn.result, reading, variant, words)
+            turn = withdrawals_confirmed(lone_blanks_confirmed(phonies_confirmed(turn, sure=sure)))
             turn = two_plays_offered(game, turn, earlier, later, words)
             result = turn.result
             unchanged = result.status is TurnStatus.COMMITTED and (

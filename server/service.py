@@ -45,6 +45,7 @@ from scorer.tracking import (
     TrackResult,
     TurnStatus,
     certain_reading,
+    surely_read,
 )
 from scorer.turns import (
     Turn,
@@ -721,7 +722,9 @@ class GameService:
             words = self._dictionary(record, game.variant)
             head = tx.head(game_id)
             seen = None if after is None or after > head else after == head
-            turn = passes_confirmed(lone_blanks_confirmed(phonies_confirmed(turn)), seen)
+            sure = surely_read(turn.result, reading, game.variant, words)
+            turn = phonies_confirmed(turn, sure=sure)
+            turn = passes_confirmed(lone_blanks_confirmed(turn), seen)
             if seen and head and not tx.log_records(game_id):
                 turn = first_pass(game, turn)
             turn = two_plays_offered(game, turn, dictionary=words)

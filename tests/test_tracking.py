@@ -11,7 +11,7 @@ import pytest
 from scorer.board import Board, Tile
 from scorer.dictionary import WordListDictionary, dictionary_for
 from scorer.move import ChangeKind, find_play
-from scorer.tracking import Thresholds, TurnStatus, track
+from scorer.tracking import Thresholds, TurnStatus, surely_read, track
 from scorer.variant import load_variant
 from vision.pipeline import vouched_grid
 
@@ -601,6 +601,39 @@ def test_the_only_legal_reading_of_a_doubtful_tile_stands_when_its_word_is_attes
     assert result.status is TurnStatus.COMMITTED, result.message
     assert result.play is not None and result.play.word == "BOEK"
     assert result.attested_words == ("BOEK",)
+
+
+def _boek(tmp_path, listed: str, doubt: dict, quarter_turns: int = 0) -> frozenset:
+    """The squares `surely_read` names where a K laid after BOE on row 8 makes BOEK, a word the
+    list lacks, read with `doubt` on some cells (as the board lies), the photo turned clockwise."""
+    en = load_variant("en")
+    words = tmp_path / "words.txt"
+    words.write_text(listed, encoding="utf-8")
+    dictionary = WordListDictionary(words)
+    known = Board.from_rows(["." * 15] * 7 + [".......BOE....."] + ["." * 15] * 7)
+    after = known.place({(7, 10): Tile("K")})
+    reading = reading_of(after, doubt, quarter_turns)
+    result = track(known, reading, en, dictionary)
+    assert result.status is TurnStatus.COMMITTED and result.invalid_words == ("BOEK",)
+    assert result.rotation == (4 - quarter_turns) % 4
+    return surely_read(result, reading, en, dictionary)
+
+
+def test_a_word_the_list_lacks_read_beyond_doubt_names_its_new_tiles_and_ends(tmp_path) -> None:
+    everything = {(7, 6), (7, 10), (7, 11)}
+    assert _boek(tmp_path, "CAT\nBOER\n", {}) == everything
+    # The photo turned a quarter: the squares are still the board's.
+    assert _boek(tmp_path, "CAT\nBOER\n", {}, quarter_turns=1) == everything
+    # A look-alike with weight that makes a word the list knows: the list would settle on it.
+    rival = {(7, 10): [("K", 0.96), ("R", 0.03), ("empty", 0.01)]}
+    assert _boek(tmp_path, "CAT\nBOER\n", rival) == everything - {(7, 10)}
+    # ... but not at odds a word the list lacks beats (1 in 170 for four letters).
+    faint = {(7, 10): [("K", 0.99), ("R", 0.001), ("empty", 0.009)]}
+    assert _boek(tmp_path, "CAT\nBOER\n", faint) == everything
+    # A square past an end read empty but with a blank's weight, and a letter there makes a word.
+    end = {(7, 11): [("empty", 0.96), ("blank", 0.04)]}
+    assert _boek(tmp_path, "CAT\nBOEKS\n", end) == everything - {(7, 11)}
+    assert _boek(tmp_path, "CAT\nBOER\n", end) == everything
 
 
 def test_a_word_every_reading_makes_alike_does_not_keep_the_others_from_settling(

@@ -1,6 +1,7 @@
 """A photographed play with words the dictionary lacks is asked about before it is recorded
-(`scorer.turns.phonies_confirmed`): its new tiles and the squares past its ends, until the players
-have answered them all; a word attested in use, read with confidence, is recorded flagged. A play
+(`scorer.turns.phonies_confirmed`): its new tiles and the squares past its ends, but those the
+photo read beyond doubt, until the players have answered them all; a word attested in use, read
+with confidence, is recorded flagged. A play
 of blanks alone is asked about too (`scorer.turns.lone_blanks_confirmed`): an empty square looks
 most like a blank, and a blank takes the letter the words want. Where the players said known
 tiles the photo read as gone are there, the squares just past the play's words are asked too
@@ -78,6 +79,17 @@ def test_an_unknown_word_attested_in_use_and_read_with_confidence_is_recorded_fl
     assert turn.committed and turn.result.invalid_words == ("BOEK",)
     assert turn.result.attested_words == ("BOEK",)
     assert phonies_confirmed(turn) is turn
+
+
+def test_an_unknown_word_asks_only_the_squares_the_photo_did_not_read_beyond_doubt(
+    tmp_path: Path,
+) -> None:
+    turn = _first_move(tmp_path, ".......TAC.....")
+    ends = frozenset({(7, 6), (7, 10)})
+    asked = phonies_confirmed(turn, sure=ends | {(7, 7)})
+    assert [c.square for c in asked.result.uncertain] == [(7, 8), (7, 9)]
+    assert phonies_confirmed(turn, frozenset({(7, 8)}), ends | {(7, 7), (7, 9)}) is turn
+    assert phonies_confirmed(turn, sure=ends | {(7, 7), (7, 8), (7, 9)}) is turn
 
 
 def test_a_play_of_blanks_alone_asks_them_until_answered(tmp_path: Path) -> None:
