@@ -53,6 +53,12 @@ class WordScore:
         """How many squares the word covers (`word` writes a CH tile as `[CH]`)."""
         return tile_count(self.word)
 
+    @property
+    def squares(self) -> tuple[tuple[int, int], ...]:
+        """The squares the word covers, first to last."""
+        dr, dc = (0, 1) if self.across else (1, 0)
+        return tuple((self.row + dr * i, self.col + dc * i) for i in range(self.length))
+
 
 @dataclass(frozen=True)
 class ScoredPlay:

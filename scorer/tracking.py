@@ -22,7 +22,7 @@ from scorer.dictionary import Dictionary, Verdict, blank_assignments, blank_cand
 from scorer.errors import IllegalPlay, PlayErrorCode
 from scorer.move import ChangeKind, classify_change, same_tile
 from scorer.notation import OPEN, tile_text
-from scorer.scoring import ScoredPlay
+from scorer.scoring import ScoredPlay, WordScore
 from scorer.variant import Variant
 
 # Reading class names that are not letters (see vision/reading.py).
@@ -1244,11 +1244,8 @@ def surely_read(
     for word in play.words:
         if word.word not in invalid:
             continue
-        run = board.run_through((word.row, word.col), word.across)
-        odds = thresholds.unlisted[min(len(run), len(thresholds.unlisted)) - 1]
-        dr, dc = (0, 1) if word.across else (1, 0)
-        ends = [(run[0][0] - dr, run[0][1] - dc), (run[-1][0] + dr, run[-1][1] + dc)]
-        for square in [s for s in run if s in new] + [s for s in ends if board.in_bounds(*s)]:
+        odds = thresholds.unlisted[min(word.length, len(thresholds.unlisted)) - 1]
+        for square in [s for s in word.squares if s in new] + word_ends(board, word):
             tile, cell = new.get(square), grid[square[0]][square[1]]
             seen = EMPTY if tile is None else tile.char
             if (tile is not None and tile.is_blank) or cell.symbol != seen:
@@ -1262,6 +1259,14 @@ def surely_read(
             if not any(_spells_known(board, square, r, word.across, dictionary) for r in rivals):
                 sure.add(square)
     return frozenset(sure)
+
+
+def word_ends(board: Board, word: WordScore) -> list[Square]:
+    """The empty squares just past either end of `word` on `board`."""
+    dr, dc = (0, 1) if word.across else (1, 0)
+    before = (word.row - dr, word.col - dc)
+    after = (word.row + dr * word.length, word.col + dc * word.length)
+    return [s for s in (before, after) if board.in_bounds(*s) and board.get(*s) is None]
 
 
 def _spells_known(

@@ -19,7 +19,6 @@ from scorer.errors import IllegalPlay, PlayErrorCode
 from scorer.game import ChallengeWithdrawn, Event, Game, GameError, Pass, Play
 from scorer.gcg import EventKind, GcgEvent, play_placements
 from scorer.move import ChangeKind, classify_change, find_play
-from scorer.scoring import WordScore
 from scorer.tracking import (
     EMPTY,
     Reading,
@@ -28,6 +27,7 @@ from scorer.tracking import (
     UncertainCell,
     certain_reading,
     track,
+    word_ends,
 )
 
 NOTHING_TO_RECORD = "the empty board before the first move: nothing to record"
@@ -142,14 +142,6 @@ def _proposed(turn: Turn, message: str, cells: tuple[UncertainCell, ...] | None 
     return Turn(result, None, proposed=(turn.event,))
 
 
-def _ends(board: Board, word: WordScore) -> list[Square]:
-    """The empty squares just past either end of `word` on `board`."""
-    dr, dc = (0, 1) if word.across else (1, 0)
-    before = (word.row - dr, word.col - dc)
-    after = (word.row + dr * word.length, word.col + dc * word.length)
-    return [s for s in (before, after) if board.in_bounds(*s) and board.get(*s) is None]
-
-
 def passes_confirmed(turn: Turn, seen: bool | None = None) -> Turn:
     """`turn`, but a pass it would record is sent for review instead, to be confirmed: a photo
     of the board as the last turn left it is a pass, or the same position photographed again (a
@@ -226,10 +218,8 @@ def phonies_confirmed(
     for word in play.words:
         if word.word not in unknown:
             continue
-        ends += _ends(board, word)
-        dr, dc = (0, 1) if word.across else (1, 0)
-        squares = [(word.row + dr * i, word.col + dc * i) for i in range(word.length)]
-        letters += [s for s in squares if s in new]
+        ends += word_ends(board, word)
+        letters += [s for s in word.squares if s in new]
     asked = [s for s in dict.fromkeys(ends + letters) if s not in answered | sure]
     if not asked:
         return turn
@@ -300,7 +290,7 @@ def tile_like_confirmed(turn: Turn, squares: frozenset[Square]) -> Turn:
     play = turn.result.play
     if not isinstance(turn.event, Play) or play is None:
         return turn
-    ends = [square for word in play.words for square in _ends(board, word) if square in squares]
+    ends = [square for word in play.words for square in word_ends(board, word) if square in squares]
     if not ends:
         return turn
     cells = tuple(UncertainCell(s, (EMPTY,), TILE_LIKE_ENDS) for s in dict.fromkeys(ends))
@@ -332,7 +322,7 @@ def missed_confirmed(turn: Turn, answered: frozenset[Square] = frozenset()) -> T
     play, board = turn.result.play, turn.result.board
     if not isinstance(turn.event, Play) or play is None or board is None:
         return turn
-    ends = [square for word in play.words for square in _ends(board, word)]
+    ends = [square for word in play.words for square in word_ends(board, word)]
     asked = [s for s in dict.fromkeys(ends) if s not in answered]
     if not asked:
         return turn
