@@ -1228,7 +1228,10 @@ def surely_read(
     (`thresholds.unlisted`): a look-alike the list would settle on (PRÄMIE for a PRXMIE whose X
     gave Ä some weight), a tile an end may hold (a blank's weight there, any letter: OOZ of OOZE).
     A play with such a word is a phony or a word the list lacks, as the photo shows it; the
-    server asks only about its other squares (`scorer.turns.phonies_confirmed`).
+    server asks only about its other squares (`scorer.turns.phonies_confirmed`). None is sure
+    where the photo's own known tiles do not vouch for its confident reads: on a first move
+    (none), or where one of them is read with confidence as another tile or as an empty
+    square (an edition, light or camera on which the model is surer than it is right).
 
     Of the new tiles of rendered games (`bench_players`: 2,504 in 25 games on held-out editions,
     95 in a self-played German game, 96 in a game on a calibrated edition), none was read as
@@ -1240,6 +1243,9 @@ def surely_read(
         return frozenset()
     grid = _rotate(_cells(reading), result.rotation)
     new = {p.square: p.tile for p in play.placements}
+    known = [(square, tile) for square, tile in board.tiles() if square not in new]
+    if not known or any(_misread_surely(grid[r][c], tile, thresholds) for (r, c), tile in known):
+        return frozenset()
     sure: set[Square] = set()
     for word in play.words:
         if word.word not in invalid:
@@ -1259,6 +1265,13 @@ def surely_read(
             if not any(_spells_known(board, square, r, word.across, dictionary) for r in rivals):
                 sure.add(square)
     return frozenset(sure)
+
+
+def _misread_surely(cell: _Cell, tile: Tile, thresholds: Thresholds) -> bool:
+    """Whether a known `tile` is read with confidence as another tile or as an empty square."""
+    if cell.confidence < thresholds.certain:
+        return False
+    return cell.symbol == EMPTY or not same_tile(tile, Tile.from_char(cell.symbol))
 
 
 def word_ends(board: Board, word: WordScore) -> list[Square]:

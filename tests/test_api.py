@@ -402,35 +402,57 @@ def test_the_squares_past_an_unknown_word_answered_empty_record_it(api: Api) -> 
     assert answered["status"] == "committed" and answered["move"]["word"] == "CATX", answered
 
 
-def test_word_not_in_the_list_read_beyond_doubt_is_recorded_and_flagged(api: Api) -> None:
-    # Every square of TAC is read with certainty, and no other reading of them makes a word the
-    # list knows: the photo shows what was played, a phony or a word the list lacks. It is
-    # recorded, flagged for the others to challenge.
+def test_word_not_in_the_list_is_asked_then_recorded_and_flagged(api: Api) -> None:
+    # Read with certainty, TAC is not in the list. On a first move no known tiles vouch for
+    # the photo's confident reads, and on a board the reader never saw a letter read wrongly
+    # with confidence may make such a word: the move is shown to confirm, with its new tiles
+    # and the squares past its ends, before anything is recorded.
     turn = api.photo(photo(1), reading({7: ".......TAC....."})).json()
-    assert turn["status"] == "committed" and turn["invalid_words"] == ["TAC"]
-    assert "not in the dictionary: TAC" in turn["message"] and turn["move"]["score"] == 10
-    assert turn["game"]["totals"] == {"Ann": 10, "Bob": 0}
+    assert turn["status"] == "needs_review" and turn["invalid_words"] == ["TAC"]
+    assert "not in the dictionary: TAC" in turn["message"]
+    assert [c["square"] for c in turn["uncertain"]] == ["G8", "K8", "H8", "I8", "J8"]
+    assert turn["move"]["word"] == "TAC" and turn["move"]["score"] == 10
+    assert turn["game"]["totals"] == {"Ann": 0, "Bob": 0}
+    # The players say it is what was played: a phony, recorded and flagged.
+    turn = api.post("/review/confirm").json()
+    assert turn["status"] == "committed" and turn["move"]["word"] == "TAC"
+    assert turn["game"]["totals"] == {"Ann": 10, "Bob": 0} and turn["game"]["pending"] is None
     # The others challenge it: the dictionary decides, and the play comes off.
     challenged = api.post("/challenge", json={"challenger": "Bob", "valid": None}).json()
     assert challenged["totals"] == {"Ann": 0, "Bob": 0}
     assert challenged["moves"][-1]["kind"] == "withdrawn"
 
 
+def test_word_not_in_the_list_read_beyond_doubt_is_recorded_and_flagged(api: Api) -> None:
+    # CATX: the known tiles are read as themselves, and every square of the word with
+    # certainty, no other reading of them making a word the list knows: the photo shows what
+    # was played, a phony or a word the list lacks. It is recorded at once, flagged.
+    api.photo(photo(1), reading(CAT))
+    turn = api.photo(photo(2), reading({7: ".......CATX...."})).json()
+    assert turn["status"] == "committed" and turn["invalid_words"] == ["CATX"]
+    assert "not in the dictionary: CATX" in turn["message"] and turn["move"]["score"] == 13
+    assert turn["game"]["totals"] == {"Ann": 10, "Bob": 13}
+    challenged = api.post("/challenge", json={"challenger": "Ann", "valid": None}).json()
+    assert challenged["totals"] == {"Ann": 10, "Bob": 0}
+    assert challenged["moves"][-1]["kind"] == "withdrawn"
+
+
 def test_word_not_in_the_list_is_asked_where_a_look_alike_makes_a_word(api: Api) -> None:
-    # CAB is not in the list, and its B, though read 0.96, gives a T the weight of a misread
-    # against a word the list lacks: CAT is listed. The move is shown to confirm, asking the B,
-    # before anything is recorded.
-    turn = api.photo(photo(1), reading({7: ".......CAB....."}, {"J8": [("B", 0.96), ("T", 0.04)]}))
-    body = turn.json()
-    assert body["status"] == "needs_review" and body["invalid_words"] == ["CAB"]
-    assert "not in the dictionary: CAB" in body["message"]
-    assert [c["square"] for c in body["uncertain"]] == ["J8"]
-    assert body["move"]["word"] == "CAB" and body["move"]["score"] == 14
-    assert body["game"]["totals"] == {"Ann": 0, "Bob": 0}
+    # CATX is not in the list, and its X, though read 0.96, gives an S the weight of a misread
+    # against a word the list lacks: CATS is listed. The move is shown to confirm, asking the X
+    # alone (the rest is read beyond doubt), before anything is recorded.
+    api.photo(photo(1), reading(CAT))
+    unsure = reading({7: ".......CATX...."}, {"K8": [("X", 0.96), ("S", 0.04)]})
+    body = api.photo(photo(2), unsure).json()
+    assert body["status"] == "needs_review" and body["invalid_words"] == ["CATX"]
+    assert "not in the dictionary: CATX" in body["message"]
+    assert [c["square"] for c in body["uncertain"]] == ["K8"]
+    assert body["move"]["word"] == "CATX" and body["move"]["score"] == 13
+    assert body["game"]["totals"] == {"Ann": 10, "Bob": 0}
     # The players say it is what was played: a phony, recorded and flagged.
     body = api.post("/review/confirm").json()
-    assert body["status"] == "committed" and body["move"]["word"] == "CAB"
-    assert body["game"]["totals"] == {"Ann": 14, "Bob": 0} and body["game"]["pending"] is None
+    assert body["status"] == "committed" and body["move"]["word"] == "CATX"
+    assert body["game"]["totals"] == {"Ann": 10, "Bob": 13} and body["game"]["pending"] is None
 
 
 def test_review_confirm_a_blank_left_unknown(api: Api) -> None:

@@ -636,6 +636,31 @@ def test_a_word_the_list_lacks_read_beyond_doubt_names_its_new_tiles_and_ends(tm
     assert _boek(tmp_path, "CAT\nBOER\n", end) == everything
 
 
+def test_nothing_is_read_beyond_doubt_on_a_first_move(tmp_path) -> None:
+    # No known tiles vouch for the photo's confident reads.
+    en = load_variant("en")
+    words = tmp_path / "words.txt"
+    words.write_text("CAT\n", encoding="utf-8")
+    dictionary = WordListDictionary(words)
+    after = Board.from_rows(["." * 15] * 7 + [".......BOEK...."] + ["." * 15] * 7)
+    result = track(Board.empty(), reading_of(after), en, dictionary)
+    assert result.status is TurnStatus.COMMITTED and result.invalid_words == ("BOEK",)
+    assert surely_read(result, reading_of(after), en, dictionary) == frozenset()
+
+
+def test_nothing_is_read_beyond_doubt_where_the_known_tiles_are_misread_surely(tmp_path) -> None:
+    # A known tile read with confidence as another letter, or as an empty square: this photo's
+    # confident reads are not to be trusted (the play itself is still found, the known tile kept).
+    assert _boek(tmp_path, "CAT\n", {(7, 8): [("F", 0.97), ("E", 0.03)]}) == frozenset()
+    assert _boek(tmp_path, "CAT\n", {(7, 7): [("empty", 0.99), ("O", 0.01)]}) == frozenset()
+    # Read unsurely, it says nothing against the others.
+    assert _boek(tmp_path, "CAT\n", {(7, 8): [("F", 0.6), ("E", 0.4)]}) == {
+        (7, 6),
+        (7, 10),
+        (7, 11),
+    }
+
+
 def test_a_word_every_reading_makes_alike_does_not_keep_the_others_from_settling(
     tmp_path,
 ) -> None:
