@@ -220,7 +220,8 @@ def phonies_confirmed(
             continue
         ends += word_ends(board, word)
         letters += [s for s in word.squares if s in new]
-    asked = [s for s in dict.fromkeys(ends + letters) if s not in answered | sure]
+    settled = answered | sure
+    asked = [s for s in dict.fromkeys(ends + letters) if s not in settled]
     if not asked:
         return turn
     listed = ", ".join(turn.result.invalid_words)
