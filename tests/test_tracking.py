@@ -13,7 +13,7 @@ from scorer.dictionary import WordListDictionary, dictionary_for
 from scorer.move import ChangeKind, find_play
 from scorer.tracking import Thresholds, TurnStatus, surely_read, track
 from scorer.variant import load_variant
-from vision.pipeline import vouched_grid
+from vision.pipeline import checked_grid, nearby_grids, vouched_grid
 
 RU = load_variant("ru")
 ERUDIT = load_variant("erudit")
@@ -706,3 +706,62 @@ def test_the_vouched_grid_that_reads_the_known_board_most_surely_is_taken() -> N
     assert vouched_grid(grids, known, read) is right
     assert vouched_grid(grids[:2], known, read) is skewed
     assert vouched_grid(grids[:1], known, read) is None
+
+
+@dataclass
+class PlacedReading(FakeReading):
+    corners: list[list[float]]
+
+
+def test_a_grid_found_a_cell_off_gives_way_to_the_grid_a_cell_away_the_known_tiles_vouch_for() -> (
+    None
+):
+    known = Board.from_rows([".......CARTELS."] * 2 + ["." * 15] * 13)
+    # Lines fitted one column short at the left: each known tile read a square to its right.
+    found = [[10.0, 0.0], [150.0, 0.0], [150.0, 150.0], [10.0, 150.0]]
+    shifted = Board.from_rows(["........CARTELS"] * 2 + ["." * 15] * 13)
+    off = PlacedReading(**vars(reading_of(shifted)), corners=found)
+    right = reading_of(known)
+    asked: list[np.ndarray] = []
+
+    def read(corners: list[list[float]]) -> FakeReading | None:
+        asked.append(np.array(corners))
+        # The found grid's left side a cell further out (0.07 of a board's cell from its edge,
+        # as the found grid's cells are narrower) reads the board as it is.
+        return (
+            right if np.allclose(corners, [[0, 0], [150, 0], [150, 150], [0, 150]], atol=1) else off
+        )
+
+    assert checked_grid(off, known, read) is right
+    # The other grids a cell away: the whole grid moved by a row or a column, each side alone.
+    assert len(asked) == len(nearby_grids(found, 15, 15)) == 12
+    assert any(
+        np.allclose(grid, [[0, 0], [150, 0], [150, 150], [0, 150]], atol=1)
+        for grid in nearby_grids(found, 15, 15)
+    )
+    assert any(
+        np.allclose(
+            grid,
+            [[10 + 140 / 15, 0], [150 + 140 / 15, 0], [150 + 140 / 15, 150], [10 + 140 / 15, 150]],
+            atol=1e-3,
+        )
+        for grid in nearby_grids(found, 15, 15)
+    )
+    # A grid a cell away that shows nine in ten known tiles but reads the known board less
+    # surely than the grid found, which read two letters as look-alikes, does not replace it.
+    misread = {(0, 8): [("J", 0.6), ("I", 0.35)], (1, 8): [("J", 0.6), ("I", 0.35)]}
+    slips = PlacedReading(**vars(reading_of(known, misread)), corners=found)
+    stretched = reading_of(
+        known,
+        {(0, 7): [("empty", 0.6), ("C", 0.3)]}
+        | {(r, c): [("empty", 0.6), ("A", 0.3)] for r in range(3, 15) for c in range(15)},
+    )
+    assert checked_grid(slips, known, lambda corners: stretched) is slips
+    assert checked_grid(slips, known, lambda corners: right) is right
+    # Where no grid a cell away shows the known tiles (a hand over them), the reading stands.
+    assert checked_grid(off, known, lambda corners: off) is off
+    # Too few known tiles vouch for no grid: nothing else is read.
+    few = Board.from_rows([".......CAT....."] + ["." * 15] * 14)
+    asked.clear()
+    assert checked_grid(off, few, read) is off
+    assert asked == []
