@@ -258,12 +258,13 @@ def checked_grid(reading: R, known: Board, read: Callable[[Corners], R | None]) 
 
 
 def nearby_grids(corners: Corners, rows: int, cols: int) -> list[np.ndarray]:
-    """The grids a cell away from the `rows` x `cols` grid at `corners` (any consecutive order
-    around it, the first corner at the first row's first cell): the whole grid moved by a row
-    or a column, and each side alone moved a cell out or in. A grid found a cell off is most
-    often off so: lines fitted a strip of cells short or long at one side (a German self-played
-    game's lineless black board, seed 7000 turn 25: one column short), or the premium squares
-    fitted with one side a cell past the board's (the held-out edition photo 7400028)."""
+    """The grids a cell away from the `rows` x `cols` grid at `corners` (the board's top-left,
+    top-right, bottom-right and bottom-left, as `BoardReading.corners`), in the same order: the
+    whole grid moved by a row or a column, and each side alone moved a cell out or in. A grid
+    found a cell off is most often off so: lines fitted a strip of cells short or long at one
+    side (a German self-played game's lineless black board, seed 7000 turn 25: one column
+    short), or the premium squares fitted with one side a cell past the board's (the held-out
+    edition photo 7400028)."""
     canonical = np.float32([[0, 0], [cols, 0], [cols, rows], [0, rows]])
     to_photo = cv2.getPerspectiveTransform(canonical, np.float32(corners))
     # (corners moved, the move in cells along x and y): a side is two consecutive corners.
