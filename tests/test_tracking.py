@@ -759,7 +759,8 @@ def test_a_grid_found_a_cell_off_gives_way_to_the_grid_a_cell_away_the_known_til
     assert checked_grid(slips, known, lambda corners: stretched) is slips
     assert checked_grid(slips, known, lambda corners: right) is right
     # Where no grid a cell away shows the known tiles (a hand over them), the reading stands.
-    assert checked_grid(off, known, lambda corners: off) is off
+    covered = reading_of(Board.from_rows(["." * 15] * 15))
+    assert checked_grid(off, known, lambda corners: covered) is off
     # Too few known tiles vouch for no grid: nothing else is read.
     few = Board.from_rows([".......CAT....."] + ["." * 15] * 14)
     asked.clear()
