@@ -6,7 +6,8 @@ fixed seed on the CPU, measures held-out renderer configurations and the real Э
 second-opinion model is the same training run for longer:
 `python -m training.train --out models/ --epochs 12 --model-file cells_second.onnx` writes
 models/cells_second.onnx and models/cells_second.md. The shipped pair was then fine-tuned to new
-classes (`--init`, `--focus-boards`, `--distill`): each card gives its commands. The pipeline
+classes (`--init`, `--focus-boards`, `--distill`): each card gives its commands. `--focus-letters`
+fine-tunes a model to read letters it already has better (the focus boards stress them). The pipeline
 reads the int8 copies that `python -m training.quantize` then makes of both float models.
 """
 
@@ -218,6 +219,15 @@ def teacher_probs(path: Path, data: Crops) -> np.ndarray:
     taught = np.isin(data.labels, columns)
     probs[~taught] = 0
     return probs
+
+
+def untaught(teacher: np.ndarray, labels: np.ndarray, letters: tuple[str, ...]) -> np.ndarray:
+    """`teacher` (`teacher_probs`) with no target on the crops of `letters` (labels: visual
+    class indices): a model fine-tuned to read them better learns them from their labels alone,
+    not from the reading it is to improve on."""
+    taught = teacher.copy()
+    taught[np.isin(labels, [visual_class(letter) for letter in letters])] = 0
+    return taught
 
 
 def augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
@@ -434,7 +444,7 @@ def model_card(
     new_line = ""
     if "new_letters" in figures:
         new_line = (
-            f"- The classes learned here and their look-alikes, on held-out boards whose tiles are a third "
+            f"- The letters the focus boards stress and their look-alikes, on held-out boards whose tiles are a third "
             f"those letters ({args.eval_boards} boards of the held-out configuration), top class: "
             + ", ".join(
                 f"{k} {v['acc']:.1%} of {v['n']}" for k, v in figures["new_letters"].items()
@@ -474,9 +484,24 @@ def model_card(
     )
     if args.init and args.focus_boards:
         command += f" --focus-boards {args.focus_boards} --focus-seed {args.focus_seed}"
+        if args.focus_letters:
+            command += f" --focus-letters {args.focus_letters}"
+    if args.threads != 1:
+        command += f" --threads {args.threads}"
     if args.init and args.distill:
         command += f" --distill {args.distill}"
-    if args.init:
+    if args.init and args.focus_letters:
+        reproduce = f"git show {args.init_commit}:models/{args.model_file} > base.onnx\n{command} --init base.onnx"
+        start = (
+            f"\nThe weights start from `{args.model_file}` of commit {args.init_commit} "
+            f"({len(args.init_classes)} classes; its own card there says how it was trained), each "
+            f"batch norm folded into its convolution. It is fine-tuned here on the boards below "
+            f"and {args.focus_boards} focus boards (seeds from {args.focus_seed}) a third of whose "
+            f"tiles are the letters it read worst ({args.focus_letters.replace(',', ', ')}) and a "
+            f"third their look-alikes; its own class probabilities are targets on every other "
+            f"crop (`--distill`), so that what it read right stays so.\n"
+        )
+    elif args.init:
         reproduce = f"git show {args.init_commit}:models/{args.model_file} > base.onnx\n{command} --init base.onnx"
         start = (
             f"\nThe weights start from `{args.model_file}` of commit {args.init_commit} "
@@ -572,6 +597,14 @@ def new_classes(known: list[str]) -> tuple[str, ...]:
     return tuple(c for c in VISUAL_CLASSES if c not in known and c not in UNORIENTED)
 
 
+def focus_letters(args: argparse.Namespace) -> tuple[str, ...]:
+    """The letters the focus boards stress (`--focus-letters`; by default the classes the init
+    model lacks)."""
+    if args.focus_letters:
+        return tuple(args.focus_letters.split(","))
+    return new_classes(args.init_classes)
+
+
 def focus_crops(args: argparse.Namespace) -> Crops:
     """The focus boards' crops (`--focus-boards`), kept beside `--crops-cache` when it is given."""
     cache = args.crops_cache and args.crops_cache.with_name(args.crops_cache.stem + "-focus.npz")
@@ -579,7 +612,7 @@ def focus_crops(args: argparse.Namespace) -> Crops:
         with np.load(cache) as cached:
             return Crops(cached["images"], cached["labels"])
     seeds = range(args.focus_seed, args.focus_seed + args.focus_boards)
-    data = build(seeds, "train", args.workers, new_classes(args.init_classes))
+    data = build(seeds, "train", args.workers, focus_letters(args))
     if cache:
         np.savez(cache, images=data.images, labels=data.labels)
     return data
@@ -626,6 +659,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--focus-seed", type=int, default=FOCUS_SEEDS_FROM, help="seed of the first focus board"
+    )
+    parser.add_argument(
+        "--focus-letters",
+        default="",
+        help="with --focus-boards: the letters (comma-separated) their tiles stress, instead of "
+        "the classes the init model lacks; with --distill the init model does not teach them, "
+        "since it reads them worst",
     )
     parser.add_argument(
         "--init-commit",
@@ -680,6 +720,8 @@ def main() -> None:
             log(f"fine-tuning {args.init} ({len(known)} classes) to {len(VISUAL_CLASSES)} classes")
             if args.distill:
                 teacher = teacher_probs(args.init, data)
+                if args.focus_letters:
+                    teacher = untaught(teacher, data.labels, focus_letters(args))
                 log(
                     f"its class probabilities taken as targets on {int((teacher.sum(1) > 0).sum())} crops"
                 )
@@ -712,7 +754,7 @@ def main() -> None:
     if real is not None:
         figures["real"] = evaluate_crops(clf, real, "erudit")
     figures["english"] = evaluate_english(clf)
-    new = new_classes(args.init_classes)
+    new = focus_letters(args)
     if new:
         focused = build(eval_range, "heldout", args.workers, new)
         figures["new_letters"] = evaluate_letters(clf, focused, new)
