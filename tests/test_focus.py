@@ -4,8 +4,10 @@ each, and only editions holding a new letter are drawn."""
 
 from __future__ import annotations
 
+import argparse
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from scorer.variant import load_variant
@@ -47,14 +49,14 @@ def test_a_fine_tune_stressing_letters_the_model_has_learns_them_from_their_labe
     # `train.py --focus-letters`: the focus boards stress the letters given, and the model
     # fine-tuned from gives no target on their crops, since it reads them worst.
     train = pytest.importorskip("training.train", reason="training needs torch (the train extra)")
-    args = train.argparse.Namespace(focus_letters="Ó,Ń", init_classes=list(VISUAL_CLASSES))
+    args = argparse.Namespace(focus_letters="Ó,Ń", init_classes=list(VISUAL_CLASSES))
     assert train.focus_letters(args) == ("Ó", "Ń")
     # Without the option, the classes the init model lacks, as before.
     lacking = [c for c in VISUAL_CLASSES if c not in NEW]
-    args = train.argparse.Namespace(focus_letters="", init_classes=lacking)
+    args = argparse.Namespace(focus_letters="", init_classes=lacking)
     assert train.focus_letters(args) == NEW
     labels = [VISUAL_CLASSES.index(c) for c in ("O", "Ó", "N", "Ń", "empty")]
-    teacher = train.np.full((len(labels), len(VISUAL_CLASSES)), 1 / len(VISUAL_CLASSES))
-    taught = train.untaught(teacher, train.np.array(labels), ("Ó", "Ń"))
+    teacher = np.full((len(labels), len(VISUAL_CLASSES)), 1 / len(VISUAL_CLASSES))
+    taught = train.untaught(teacher, np.array(labels), ("Ó", "Ń"))
     assert taught.sum(axis=1).round(6).tolist() == [1.0, 0.0, 1.0, 0.0, 1.0]
     assert teacher.sum() > taught.sum()  # the teacher given is left as it was
