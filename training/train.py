@@ -6,9 +6,10 @@ fixed seed on the CPU, measures held-out renderer configurations and the real Э
 second-opinion model is the same training run for longer:
 `python -m training.train --out models/ --epochs 12 --model-file cells_second.onnx` writes
 models/cells_second.onnx and models/cells_second.md. The shipped pair was then fine-tuned to new
-classes (`--init`, `--focus-boards`, `--distill`): each card gives its commands. `--focus-letters`
-fine-tunes a model to read letters it already has better (the focus boards stress them). The pipeline
-reads the int8 copies that `python -m training.quantize` then makes of both float models.
+classes (`--init`, `--focus-boards`, `--distill`): each card gives its commands.
+`--focus-letters` fine-tunes a model to read letters it already has better (the focus boards
+stress them). The pipeline reads the int8 copies that `python -m training.quantize` then makes of
+both float models.
 """
 
 from __future__ import annotations
@@ -490,8 +491,11 @@ def model_card(
         command += f" --threads {args.threads}"
     if args.init and args.distill:
         command += f" --distill {args.distill}"
-    if args.init and args.focus_letters:
+    if args.init:
         reproduce = f"git show {args.init_commit}:models/{args.model_file} > base.onnx\n{command} --init base.onnx"
+    else:
+        reproduce = command
+    if args.init and args.focus_letters:
         start = (
             f"\nThe weights start from `{args.model_file}` of commit {args.init_commit} "
             f"({len(args.init_classes)} classes; its own card there says how it was trained), each "
@@ -502,7 +506,6 @@ def model_card(
             f"crop (`--distill`), so that what it read right stays so.\n"
         )
     elif args.init:
-        reproduce = f"git show {args.init_commit}:models/{args.model_file} > base.onnx\n{command} --init base.onnx"
         start = (
             f"\nThe weights start from `{args.model_file}` of commit {args.init_commit} "
             f"({len(args.init_classes)} classes, trained from random weights by this script as its "
@@ -511,7 +514,7 @@ def model_card(
             f"their look-alikes (Ä as A, CH as C) and are learned here from the boards below.\n"
         )
     else:
-        reproduce, start = command, ""
+        start = ""
     return f"""# Cell classifier (`{args.model_file}`)
 
 One model for every variant: it reads one board cell of a rectified grid image.
@@ -719,9 +722,9 @@ def main() -> None:
             init, known = from_onnx(args.init)
             log(f"fine-tuning {args.init} ({len(known)} classes) to {len(VISUAL_CLASSES)} classes")
             if args.distill:
-                teacher = teacher_probs(args.init, data)
-                if args.focus_letters:
-                    teacher = untaught(teacher, data.labels, focus_letters(args))
+                # By default the focus letters are the classes the init model lacks, whose
+                # crops `teacher_probs` already gives no target.
+                teacher = untaught(teacher_probs(args.init, data), data.labels, focus_letters(args))
                 log(
                     f"its class probabilities taken as targets on {int((teacher.sum(1) > 0).sum())} crops"
                 )
