@@ -45,7 +45,7 @@ def test_focus_boards_show_new_letters() -> None:
     assert classes & set(NEW)
 
 
-def test_a_fine_tune_stressing_letters_the_model_has_learns_them_from_their_labels() -> None:
+def test_focus_letters_are_the_option_or_the_lacking_classes_and_get_no_teacher_target() -> None:
     # `train.py --focus-letters`: the focus boards stress the letters given, and the model
     # fine-tuned from gives no target on their crops, since it reads them worst.
     train = pytest.importorskip("training.train", reason="training needs torch (the train extra)")

@@ -495,10 +495,13 @@ def model_card(
         reproduce = f"git show {args.init_commit}:models/{args.model_file} > base.onnx\n{command} --init base.onnx"
     else:
         reproduce = command
+    origin = (
+        f"\nThe weights start from `{args.model_file}` of commit {args.init_commit} "
+        f"({len(args.init_classes)} classes"
+    )
     if args.init and args.focus_letters:
         start = (
-            f"\nThe weights start from `{args.model_file}` of commit {args.init_commit} "
-            f"({len(args.init_classes)} classes; its own card there says how it was trained), each "
+            f"{origin}; its own card there says how it was trained), each "
             f"batch norm folded into its convolution. It is fine-tuned here on the boards below "
             f"and {args.focus_boards} focus boards (seeds from {args.focus_seed}) a third of whose "
             f"tiles are the letters it read worst ({args.focus_letters.replace(',', ', ')}) and a "
@@ -507,8 +510,7 @@ def model_card(
         )
     elif args.init:
         start = (
-            f"\nThe weights start from `{args.model_file}` of commit {args.init_commit} "
-            f"({len(args.init_classes)} classes, trained from random weights by this script as its "
+            f"{origin}, trained from random weights by this script as its "
             f"own card there says), each batch norm folded into its convolution; the classes it "
             f"lacked ({', '.join(c for c in VISUAL_CLASSES if c not in args.init_classes)}) start as "
             f"their look-alikes (Ä as A, CH as C) and are learned here from the boards below.\n"
