@@ -69,6 +69,12 @@ def main() -> None:
     parser.add_argument("--variants", default="en,ru,erudit")
     parser.add_argument("--size", default="1600x1200")
     parser.add_argument("--grid-only", action="store_true", help="find the grids, read no cells")
+    parser.add_argument(
+        "--free-squares",
+        action="store_true",
+        help="where no grid is found, read the unvouched grids as `scorekeeper read` does "
+        "(vision.pipeline.read_board's free_squares)",
+    )
     parser.add_argument("--confusions", help="list only this edition kind's misreads")
     args = parser.parse_args()
     size = tuple(int(v) for v in args.size.split("x"))
@@ -100,7 +106,9 @@ def main() -> None:
                 found, located = grid_corners(jpeg.tobytes(), variant)
                 locate_ms.append(located)
             else:
-                reading = read_board(jpeg.tobytes(), variant, classifier)
+                reading = read_board(
+                    jpeg.tobytes(), variant, classifier, free_squares=args.free_squares
+                )
                 found = np.asarray(reading.corners, np.float32)
         except BoardNotFound:
             totals[kind]["not found"] += 1

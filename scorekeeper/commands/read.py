@@ -103,7 +103,7 @@ def _read(photo: str, variant: Variant) -> BoardReading:
     except OSError as exc:
         raise PhotoFailure(f"cannot read the file: {exc.strerror or exc}") from exc
     try:
-        return read_board(data, variant)
+        return read_board(data, variant, free_squares=True)
     except PhotoError as exc:
         raise PhotoFailure(exc.message) from exc
     except BoardNotFound as exc:
