@@ -1,8 +1,9 @@
 """Where the premium squares put a board's grid: whole-cell moves of a grid fitted to its lines
-(`premium_shift`), and a grid found inside a candidate outline from its premium squares alone
-(`premium_grids`), for boards whose lines are too faint to fit.
+(`premium_shift`), a grid found inside a candidate outline from its premium squares alone
+(`premium_grids`), for boards whose lines are too faint to fit, and how clearly the squares a
+reading leaves free of tiles show the layout at a grid (`vacant_margin`).
 
-Both score a grid by the share of the cells' colour spread that the variant's layout explains:
+All three score a grid by the share of the cells' colour spread that the variant's layout explains:
 squares of one premium kind look alike, whatever colours an edition prints them in. Tiles cover
 squares of every kind alike, so they lower every position's score but favour none.
 Hand-written: no library scores a lattice by which of its cells share a colour.
