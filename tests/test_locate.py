@@ -346,17 +346,21 @@ def test_lineless_board_crowded_with_tiles_is_found_where_its_grid_fills_its_fra
     assert corner_error_cells(found.corners, truth) < 0.25
 
 
+def _heldout_wood_print(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """bench_editions' English wood-print photo `seed` (1600x1200), with its true corners."""
+    rng = np.random.default_rng(seed)
+    style = heldout_edition(rng, "wood_print")
+    rows = bag_rows(rng, load_variant("en"), int(rng.integers(0, 90)))
+    photo, truth, _ = render_board_photo(rows, "en", style, seed, (1600, 1200))
+    return photo, truth
+
+
 def test_a_line_fit_its_premium_squares_do_not_place_gives_way_to_them() -> None:
     # A wood-print board striped with grain across its rows: the columns are fitted to faint
     # lines, the rows to the stripes at three quarters of the true period (a fit of quality
     # 0.74). There the layout explains 1.4 % of the colours, no more than a cell or two away;
     # the premium squares alone agree on the board's grid, 16 blocks of 16, explaining 22 %.
-    seed = 7500082
-    rng = np.random.default_rng(seed)
-    style = heldout_edition(rng, "wood_print")
-    variant = load_variant("en")
-    rows = bag_rows(rng, variant, int(rng.integers(0, 90)))
-    photo, truth, _ = render_board_photo(rows, "en", style, seed, (1600, 1200))
+    photo, truth = _heldout_wood_print(7500082)
     found = locate_grid(photo, 15, 15, LAYOUT)
     assert corner_error_cells(found.corners, truth) < 0.2
 
@@ -366,12 +370,8 @@ def test_a_refused_board_of_many_tiles_is_read_on_the_grid_its_free_squares_plac
     # Counting every square, the layout explains 0.045 more at the true grid than a cell or two
     # away, too little for the locator; without the squares the cell models read as tiles,
     # 0.08, and at the two other grids the locator placed, under 0.01.
-    seed = 7500388
-    rng = np.random.default_rng(seed)
-    style = heldout_edition(rng, "wood_print")
+    photo, truth = _heldout_wood_print(7500388)
     variant = load_variant("en")
-    rows = bag_rows(rng, variant, int(rng.integers(0, 90)))
-    photo, truth, _ = render_board_photo(rows, "en", style, seed, (1600, 1200))
     data = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
     with pytest.raises(BoardNotFound):
         read_board(data, variant)

@@ -20,6 +20,7 @@ from vision.calibrate import OPPONENT
 from vision.medians import median_deviations
 
 _PREMIUM_REACH = 2  # whole cells the premium check may move the grid by, each way
+_SHIFT_CELL = 12  # px per cell in the warp the whole-cell moves are scored in
 # A premium-based move must explain this much more of the colour spread, and this many times as
 # much (blue tiles pass for blue premium squares on a busy Эрудит board); a position explaining
 # `_PREMIUM_DOUBT` times as much, but not enough to move there, makes the grid doubtful.
@@ -51,15 +52,10 @@ def premium_shift(colour: np.ndarray, corners: np.ndarray, layout: np.ndarray):
     every shift's score but do not favour a wrong one.
     """
     rows, cols = layout.shape
-    cell, reach = 12, _PREMIUM_REACH
-    lo, right, bottom = reach * cell, (reach + cols) * cell, (reach + rows) * cell
-    ideal = np.float32([[lo, lo], [right, lo], [right, bottom], [lo, bottom]])
-    to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
-    size = ((cols + 2 * reach) * cell, (rows + 2 * reach) * cell)
-    canon = cv2.warpPerspective(colour, to_canon, size, borderMode=cv2.BORDER_REPLICATE)
+    cell, reach = _SHIFT_CELL, _PREMIUM_REACH
+    canon, to_canon, ideal = _reach_warp(colour, corners, rows, cols)
     lab = cv2.cvtColor(canon, cv2.COLOR_BGR2LAB).astype(np.float32)
-    inner = lab.reshape(rows + 2 * reach, cell, cols + 2 * reach, cell, 3)[:, 3:-3, :, 3:-3]
-    means = inner.mean(axis=(1, 3))  # one mean colour per cell, `reach` cells around the grid
+    means = _cell_means(lab, rows, cols)
     shifts = [(dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)]
     windows = np.stack(
         [means[reach + dy : reach + dy + rows, reach + dx : reach + dx + cols] for dx, dy in shifts]
@@ -213,15 +209,9 @@ def vacant_margin(
     rows, cols = layout.shape
     if tiles.sum() * 2 > rows * cols:
         return 0.0
-    cell, reach = 12, _PREMIUM_REACH
-    lo, right, bottom = reach * cell, (reach + cols) * cell, (reach + rows) * cell
-    ideal = np.float32([[lo, lo], [right, lo], [right, bottom], [lo, bottom]])
-    to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
-    size = ((cols + 2 * reach) * cell, (rows + 2 * reach) * cell)
-    canon = cv2.warpPerspective(colour, to_canon, size, borderMode=cv2.BORDER_REPLICATE)
-    opponent = canon.astype(np.float32) @ OPPONENT.T
-    inner = opponent.reshape(rows + 2 * reach, cell, cols + 2 * reach, cell, 3)[:, 3:-3, :, 3:-3]
-    means = inner.mean(axis=(1, 3))
+    reach = _PREMIUM_REACH
+    canon, _, _ = _reach_warp(colour, corners, rows, cols)
+    means = _cell_means(canon.astype(np.float32) @ OPPONENT.T, rows, cols)
     # Squares around the grid (the frame) count as free, as in `premium_shift`.
     covered = np.zeros(means.shape[:2], dtype=bool)
     covered[reach : reach + rows, reach : reach + cols] = tiles
@@ -239,3 +229,25 @@ def vacant_margin(
             scores[dy, dx] = 1.0 - within / (spread + 1e-6)
     here = scores.pop((0, 0))
     return here - max(scores.values())
+
+
+def _reach_warp(
+    colour: np.ndarray, corners: np.ndarray, rows: int, cols: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The grid at `corners` warped top-down at `_SHIFT_CELL` px a cell with `_PREMIUM_REACH`
+    cells around it (the whole-cell moves' room), its transform and the grid's corners there."""
+    cell, reach = _SHIFT_CELL, _PREMIUM_REACH
+    lo, right, bottom = reach * cell, (reach + cols) * cell, (reach + rows) * cell
+    ideal = np.float32([[lo, lo], [right, lo], [right, bottom], [lo, bottom]])
+    to_canon = cv2.getPerspectiveTransform(corners.astype(np.float32), ideal)
+    size = ((cols + 2 * reach) * cell, (rows + 2 * reach) * cell)
+    canon = cv2.warpPerspective(colour, to_canon, size, borderMode=cv2.BORDER_REPLICATE)
+    return canon, to_canon, ideal
+
+
+def _cell_means(warped: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """One mean colour per cell of a `_reach_warp` (float, 3 channels), `_PREMIUM_REACH` cells
+    around the grid, each cell without its outer quarter (lines, tile edges)."""
+    cell, reach = _SHIFT_CELL, _PREMIUM_REACH
+    inner = warped.reshape(rows + 2 * reach, cell, cols + 2 * reach, cell, 3)[:, 3:-3, :, 3:-3]
+    return inner.mean(axis=(1, 3))
