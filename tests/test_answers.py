@@ -215,6 +215,45 @@ def test_a_tile_on_a_vacant_square_is_read_as_usual() -> None:
     assert with_vacancies(photo, known, LAYOUT).classes[1][1] == "Z"
 
 
+@dataclass(frozen=True)
+class HalvedReading(LookedReading):
+    """A fake reading that also carries its cells' middles' halves, as the pipeline's does."""
+
+    halves: np.ndarray
+
+
+def _halved(photo: LookedReading) -> HalvedReading:
+    """`photo` with each cell's four halves of its middle's colours (its look's first three)."""
+    halves = np.repeat(np.array(photo.looks)[:, :, None, :3], 4, axis=2)
+    return HalvedReading(photo.classes, photo.confidence, photo.top3, photo.looks, halves)
+
+
+def test_a_square_half_covered_by_a_neighbours_overhang_is_empty_as_a_doubt() -> None:
+    # A thick tile beside B2, seen at a slant, covers part of it: read empty at only 0.5, its
+    # rim is a tile's and its middle neither its siblings' colours nor a tile's, but its far
+    # half is its siblings' colour, plainly no tile's. Read empty as a doubt (the words settle
+    # it).
+    known, looked_photo = _double_words_in_doubt(CAT, CAT)
+    looked_photo.looks[1][1] = [180.0, 20.0, 22.0, 190.0, 2.0, 20.0, 20.0]
+    photo = _halved(looked_photo)
+    photo.classes[1][1], photo.confidence[1][1] = "empty", 0.5
+    photo.top3[1][1] = [("empty", 0.5), ("Z", 0.2), ("D", 0.06)]
+    photo.halves[1, 1] = [TILE[:3], PREMIUM[:3], [180.0, 20.0, 22.0], [180.0, 20.0, 22.0]]
+    later = with_vacancies(photo, known, LAYOUT)
+    assert later.classes[1][1] == "empty" and later.confidence[1][1] == 0.9
+    assert [label for label, _ in later.top3[1][1]][:2] == ["empty", "Z"]
+    # Without its halves, nothing vouches for it.
+    assert with_vacancies(looked_photo, known, LAYOUT).confidence[1][1] == 0.5
+    # A tile there shows a tile's colours in every half: left as read.
+    photo.halves[1, 1] = [TILE[:3]] * 4
+    assert with_vacancies(photo, known, LAYOUT).confidence[1][1] == 0.5
+    # Read as a letter, it is not the overhang's to settle: left as read.
+    photo.halves[1, 1] = [TILE[:3], PREMIUM[:3], [180.0, 20.0, 22.0], [180.0, 20.0, 22.0]]
+    photo.classes[1][1], photo.confidence[1][1] = "Z", 0.5
+    photo.top3[1][1] = [("Z", 0.5), ("empty", 0.2), ("D", 0.06)]
+    assert with_vacancies(photo, known, LAYOUT).classes[1][1] == "Z"
+
+
 def test_vacancies_vouch_for_nothing_without_a_tile_look_or_enough_squares() -> None:
     # Two lettered tiles give no tile look to tell a tile by.
     known, photo = _double_words_in_doubt({7: ".......AT......"}, {7: ".......AT......"})

@@ -28,7 +28,14 @@ import numpy as np
 
 from scorer.board import Board
 from scorer.tracking import Thresholds
-from vision.calibrate import DOUBT, SURE, like_answered, like_vacant, plainly_no_tile
+from vision.calibrate import (
+    DOUBT,
+    SURE,
+    like_answered,
+    like_vacant,
+    like_vacant_halves,
+    plainly_no_tile,
+)
 from vision.exemplars import like_vacant_squares, unlike_vacant_squares
 from vision.reading import BLANK, EMPTY, STAR, BoardReading
 
@@ -125,6 +132,9 @@ def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -
     has their hue and ink in other light, but whose rim does not (a tile beside it, its edge or
     shadow) is read empty only as a doubt, which the words settle: a printed "2" read as a Z the
     first time it shows, a printed "3" read as an S in a corner lit brighter than its siblings.
+    A square read empty, not surely, whose middle a neighbouring tile's overhang covers in part
+    (a thick tile seen at a slant) is read empty as a doubt where one half of its middle has its
+    vacant siblings' colours, plainly no tile's (`vision.calibrate.like_vacant_halves`).
     Where the model's features of a square's crop are as like those of its kind's vacant
     squares as they are to each other (`vision.exemplars.like_vacant_squares`), whatever its
     colours, the letters it was read as are a print taken for one: their probability is "no
@@ -144,6 +154,13 @@ def _by_looks(reading: BoardReading, cells: _Cells) -> BoardReading:
     alike, as_doubts = like_vacant(
         cells.looks, cells.kinds, cols, cells.vacant, doubtful, cells.lettered, letters
     )
+    if cells.halves is not None:
+        # A square read empty, not surely, whose middle a neighbour's overhang covers in part:
+        # its far side may show its kind's colour. As a doubt, which the words settle.
+        half_covered = doubtful & (cells.labels == EMPTY) & ~alike & ~as_doubts
+        as_doubts = as_doubts | like_vacant_halves(
+            cells.looks, cells.halves, cells.kinds, cols, cells.vacant, half_covered, cells.lettered
+        )
     sure = np.where(alike, _ANSWERED, _NO_TILE)
     return _read_empty(reading, alike | as_doubts, sure, cols)
 
@@ -191,6 +208,7 @@ class _Cells:
     lettered: np.ndarray  # a letter read with confidence
     kinds: list[str]  # the layout's premium codes
     features: np.ndarray | None  # [cells, F]: the cell model's, where the reading carries them
+    halves: np.ndarray | None = None  # [cells, 4, 3]: `vision.calibrate.half_looks`, likewise
 
     @property
     def vacant(self) -> np.ndarray:
@@ -209,6 +227,7 @@ class _Cells:
         labels = np.array([label for line in reading.classes for label in line])
         confidence = np.array([value for line in reading.confidence for value in line])
         features = getattr(reading, "features", None)  # readings from elsewhere may carry none
+        halves = getattr(reading, "halves", None)
         return cls(
             (rows, cols),
             looks.reshape(rows * cols, -1),
@@ -218,6 +237,7 @@ class _Cells:
             ~np.isin(labels, [EMPTY, BLANK, STAR]) & (confidence >= SURE),
             [code for line in layout for code in line],
             None if features is None else np.reshape(features, (rows * cols, -1)),
+            None if halves is None else np.reshape(halves, (rows * cols, *np.shape(halves)[2:])),
         )
 
 

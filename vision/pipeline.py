@@ -29,7 +29,7 @@ import numpy as np
 from scorer.board import Board
 from scorer.tracking import Reading, Thresholds, known_board_likelihood, known_tiles_vouch
 from scorer.variant import Variant
-from vision.calibrate import BoardLooks, cell_looks, rotate_looks
+from vision.calibrate import BoardLooks, cell_looks, half_looks, rotate_looks
 from vision.classify import (
     UNORIENTED,
     CellClassifier,
@@ -126,6 +126,7 @@ def read_board(
         lambda: rectify(photo.image, location.corners, classifier.cell_px, rows, cols),
     )
     seen_looks = cell_looks(grid, rows, cols)
+    seen_halves = half_looks(grid, rows, cols)
     kinds = [code for line in variant.layout.rows for code in line]
     # The looks as each rotation shows them upright, each weighed against once: the final
     # reading's weighing reuses what the first model's computed when the rotation is the same.
@@ -176,6 +177,7 @@ def read_board(
         timings, "classify", lambda: classifier.predict(grid, rows, cols, settled=surely_empty)
     )
     rotation, cells, looks = _timed(timings, "orient", lambda: orient(predictions))
+    halves = rotate_looks(seen_halves.reshape(rows * cols, -1), rows, cols, rotation)
     features = None
     if predictions.features is not None:
         upright_features = rotate_looks(predictions.features, rows, cols, rotation)
@@ -195,6 +197,7 @@ def read_board(
         photo_size=(photo.width, photo.height),
         timings_ms=timings,
         looks=np.round(looks, 1).reshape(len(cells), len(cells[0]), -1).tolist(),
+        halves=halves.reshape(len(cells), len(cells[0]), *seen_halves.shape[1:]),
         features=features,
         alternatives=[_full_size(grid, photo.scale).tolist() for grid in location.alternatives],
     )
