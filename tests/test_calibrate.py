@@ -5,7 +5,7 @@ import pytest
 
 from scorer.variant import load_variant
 from training.render import heldout_edition, render_board_photo
-from vision.calibrate import DOUBT, SURE, BoardLooks, cell_looks, half_looks, relative_to_board
+from vision.calibrate import DOUBT, SURE, BoardLooks, cell_looks, relative_to_board
 from vision.classify import CellClassifier, read_cells
 from vision.rectify import rectify
 
@@ -151,7 +151,7 @@ def test_a_shadowed_square_keeps_its_hue_and_changes_only_its_lightness() -> Non
     grid = np.zeros((44, 88, 3), np.uint8)
     grid[:, :44] = (110, 160, 200)
     grid[:, 44:] = (55, 80, 100)
-    lit, shadowed = cell_looks(grid, 1, 2)
+    lit, shadowed = cell_looks(grid, 1, 2)[0]
     assert shadowed[0] < lit[0] - 40
     assert np.allclose(shadowed[[1, 2, 4, 5]], lit[[1, 2, 4, 5]], atol=1.5)
 
@@ -162,13 +162,13 @@ def test_a_square_half_covered_shows_its_own_colour_in_its_far_half() -> None:
     grid = np.zeros((44, 44, 3), np.uint8)
     grid[:] = (60, 200, 120)
     grid[:24] = (200, 225, 230)
-    (middle,) = cell_looks(grid, 1, 1)[:, :3]
-    (green,) = cell_looks(np.full((44, 44, 3), (60, 200, 120), np.uint8), 1, 1)[:, :3]
-    (cream,) = cell_looks(np.full((44, 44, 3), (200, 225, 230), np.uint8), 1, 1)[:, :3]
-    (halves,) = half_looks(grid, 1, 1)
+    looks, halves = cell_looks(grid, 1, 1)
+    middle = looks[0, :3]
+    green = cell_looks(np.full((44, 44, 3), (60, 200, 120), np.uint8), 1, 1)[0][0, :3]
+    cream = cell_looks(np.full((44, 44, 3), (200, 225, 230), np.uint8), 1, 1)[0][0, :3]
     assert np.abs(middle - green).max() > 5
-    assert min(np.abs(half - green).max() for half in halves) < 1.5
-    assert min(np.abs(half - cream).max() for half in halves) < 1.5
+    assert min(np.abs(half - green).max() for half in halves[0]) < 1.5
+    assert min(np.abs(half - cream).max() for half in halves[0]) < 1.5
 
 
 def test_darker_bands_of_grain_are_empty_though_the_classifier_is_sure_of_the_lit_ones() -> None:
@@ -286,7 +286,7 @@ def test_wood_print_board_of_the_held_out_family(classifier: CellClassifier) -> 
     grid = rectify(image, corners, classifier.cell_px, 15, 15)
     preds = classifier.predict(grid)
     looks = BoardLooks(
-        cell_looks(grid, 15, 15), [c for line in variant.layout.rows for c in line], 15
+        cell_looks(grid, 15, 15)[0], [c for line in variant.layout.rows for c in line], 15
     )
 
     def tallies(cells: list) -> tuple[int, int]:

@@ -208,7 +208,9 @@ class _Cells:
     lettered: np.ndarray  # a letter read with confidence
     kinds: list[str]  # the layout's premium codes
     features: np.ndarray | None  # [cells, F]: the cell model's, where the reading carries them
-    halves: np.ndarray | None = None  # [cells, 4, 3]: `vision.calibrate.half_looks`, likewise
+    halves: np.ndarray | None = (
+        None  # [cells, 4, 3]: `vision.calibrate.cell_looks`' halves, likewise
+    )
 
     @property
     def vacant(self) -> np.ndarray:

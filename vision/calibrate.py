@@ -67,7 +67,7 @@ import numpy as np
 # board here, this a fraction of one. The tile look compares colours only (`_COLOURS`): tiles
 # read with confidence carry letters, blanks do not.
 _MIDDLE = (0.25, 0.75)
-# The middle's halves along one side (`half_looks`), each reaching a little past the middle
+# The middle's halves along one side (`cell_looks`), each reaching a little past the middle
 # towards its side.
 _HALVES = ((0.15, 0.5), (0.5, 0.85))
 _RIM = 0.12
@@ -113,11 +113,13 @@ MAJORITY = 4
 SURE = 0.9
 
 
-def _cell_blocks(
-    grid_image: np.ndarray, rows: int, cols: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The cells of a rectified BGR grid image as [rows·cols, h, w, 3] blocks of (lightness, two
-    opponent colours), row-major, and each pixel's place in its cell ([h, w] y and x in 0..1)."""
+def cell_looks(grid_image: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """The looks of the cells of a rectified BGR grid image, in row-major order: [rows·cols, 7]
+    (module docstring, step 1), and [rows·cols, 4, 3] the colours (lightness and two opponent
+    colours, as in the looks) of each middle's four halves (top, bottom, left, right, each
+    reaching a little past the middle towards its side): the far side of a square that a
+    neighbouring tile's overhang covers (`like_vacant_halves` takes them as a set, so the
+    board's rotation does not move them)."""
     height, width = grid_image.shape[:2]
     # Half the classifier's cell size is plenty for colours, at a quarter of the cost.
     cy, cx = max(8, height // rows // 2), max(8, width // cols // 2)
@@ -126,14 +128,10 @@ def _cell_blocks(
     blocks = colours[: rows * cy, : cols * cx].reshape(rows, cy, cols, cx, 3)
     blocks = blocks.transpose(0, 2, 1, 3, 4).reshape(rows * cols, cy, cx, 3)
     ys, xs = np.mgrid[0:cy, 0:cx]
-    return blocks, (ys + 0.5) / cy, (xs + 0.5) / cx
-
-
-def cell_looks(grid_image: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """[rows·cols, 7] looks of the cells of a rectified BGR grid image, in row-major order."""
-    blocks, fy, fx = _cell_blocks(grid_image, rows, cols)
+    fy, fx = (ys + 0.5) / cy, (xs + 0.5) / cx
     lo, hi = _MIDDLE
-    middle = (fy >= lo) & (fy < hi) & (fx >= lo) & (fx < hi)
+    across, down = (fx >= lo) & (fx < hi), (fy >= lo) & (fy < hi)
+    middle = across & down
     rim = (np.minimum(fy, 1 - fy) < _RIM) | (np.minimum(fx, 1 - fx) < _RIM)
     centre = blocks[:, middle]
     middle_colour = _median(centre)
@@ -141,24 +139,12 @@ def cell_looks(grid_image: np.ndarray, rows: int, cols: int) -> np.ndarray:
     # that halves its square's lightness shows half the spread (measured: 0.63-0.64 of its
     # lit siblings' at 0.64 of their lightness), so it is given as at one lightness too.
     ink = centre[..., 0].std(axis=1, keepdims=True) * _light_scale(middle_colour)
-    return np.concatenate(
+    looks = np.concatenate(
         [_chromaticity(middle_colour), _chromaticity(_median(blocks[:, rim])), ink], axis=1
     )
-
-
-def half_looks(grid_image: np.ndarray, rows: int, cols: int) -> np.ndarray:
-    """[rows·cols, 4, 3] the colours (lightness and two opponent colours, as in `cell_looks`) of
-    each cell's middle's four halves (top, bottom, left, right, each reaching a little past the
-    middle towards its side), row-major: the far side of a square that a neighbouring tile's
-    overhang covers (`like_vacant_halves` takes them as a set, so the board's rotation does not
-    move them)."""
-    blocks, fy, fx = _cell_blocks(grid_image, rows, cols)
-    lo, hi = _MIDDLE
-    across = (fx >= lo) & (fx < hi)
-    down = (fy >= lo) & (fy < hi)
     halves = [(fy >= a) & (fy < b) & across for a, b in _HALVES]
     halves += [(fx >= a) & (fx < b) & down for a, b in _HALVES]
-    return np.stack([_chromaticity(_median(blocks[:, half])) for half in halves], axis=1)
+    return looks, np.stack([_chromaticity(_median(blocks[:, half])) for half in halves], axis=1)
 
 
 def _chromaticity(colours: np.ndarray) -> np.ndarray:
@@ -587,7 +573,7 @@ def like_vacant_halves(
     tiles: np.ndarray,
 ) -> np.ndarray:
     """Which `targets` cells (a mask over the cells, row-major) have a half of their middle
-    (`halves`, from `half_looks`) whose colours lie among the middles of the `vacant` squares of
+    (`halves`, from `cell_looks`) whose colours lie among the middles of the `vacant` squares of
     their premium kind (`MAJORITY` or more, as in `like_vacant`) and are plainly unlike the
     middles of the photo's `tiles` (`UNLIKE_TILES`; at least three tiles, or no cell is taken).
     A thick tile seen at a slant overhangs the square beside it: in a German self-played game an

@@ -29,7 +29,7 @@ import numpy as np
 from scorer.board import Board
 from scorer.tracking import Reading, Thresholds, known_board_likelihood, known_tiles_vouch
 from scorer.variant import Variant
-from vision.calibrate import BoardLooks, cell_looks, half_looks, rotate_looks
+from vision.calibrate import BoardLooks, cell_looks, rotate_looks
 from vision.classify import (
     UNORIENTED,
     CellClassifier,
@@ -125,8 +125,7 @@ def read_board(
         "rectify",
         lambda: rectify(photo.image, location.corners, classifier.cell_px, rows, cols),
     )
-    seen_looks = cell_looks(grid, rows, cols)
-    seen_halves = half_looks(grid, rows, cols)
+    seen_looks, seen_halves = cell_looks(grid, rows, cols)
     kinds = [code for line in variant.layout.rows for code in line]
     # The looks as each rotation shows them upright, each weighed against once: the final
     # reading's weighing reuses what the first model's computed when the rotation is the same.

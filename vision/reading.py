@@ -53,7 +53,7 @@ class BoardReading:
     # weigh the players' answers about squares by it (`vision.answers`).
     looks: list[list[list[float]]] | None = None
     # Per cell, [row, col, half, colour], the colours of its middle's four halves
-    # (`vision.calibrate.half_looks`): a square a neighbour's overhang half covers.
+    # (`vision.calibrate.cell_looks`): a square a neighbour's overhang half covers.
     halves: np.ndarray | None = field(default=None, compare=False, repr=False)
     # Per cell, [row, col, feature], the cell model's features of its crop (`training.features`):
     # a doubtful letter is compared with the known tiles of the same photo (`vision.exemplars`).
