@@ -208,9 +208,7 @@ class _Cells:
     lettered: np.ndarray  # a letter read with confidence
     kinds: list[str]  # the layout's premium codes
     features: np.ndarray | None  # [cells, F]: the cell model's, where the reading carries them
-    halves: np.ndarray | None = (
-        None  # [cells, 4, 3]: `vision.calibrate.cell_looks`' halves, likewise
-    )
+    halves: np.ndarray | None  # [cells, 4, 3]: each middle's halves (`cell_looks`), likewise
 
     @property
     def vacant(self) -> np.ndarray:

@@ -221,10 +221,10 @@ def vouched_by_free_squares(
     margin: Callable[[BoardReading], float],
     least: float = MIN_MARGIN,
 ) -> BoardReading | None:
-    """The reading, by `read`, of the one of a refused photo's unvouched `grids` whose squares
-    the reading leaves free show the premium layout most clearly (`margin`, at least `least`),
-    with the others as its `alternatives` and that margin as its quality; None where none
-    does. On boards of many tiles and pale premium squares (held-out wood prints)
+    """The reading, by `read`, of the one of `grids` (a refused photo's unvouched grids, or the
+    alternatives of a grid the premium squares placed) whose squares the reading leaves free
+    show the premium layout most clearly (`margin`, at least `least`), with the others as its
+    `alternatives` and that margin as its quality; None where none does. On boards of many tiles and pale premium squares (held-out wood prints)
     the tiles hide the layout from the locator, which sees every square. Leaving them out, on
     11 such photos of bench_editions' seeds from 7500000 that the locator refused, the true
     grid stood 0.08-0.19 above its whole-cell moves on 9, the other unvouched grids at most
