@@ -38,7 +38,7 @@ from vision.classify import (
     check_readable,
     read_cells,
 )
-from vision.decode import DEFAULT_MAX_PIXELS, decode_photo
+from vision.decode import DEFAULT_MAX_PIXELS, Photo, decode_photo
 from vision.locate import BoardNotFound, GridLocation, locate_grid
 from vision.orient import choose_rotation, rotate_predictions
 from vision.premium_fit import MIN_MARGIN
@@ -94,9 +94,26 @@ def read_board(
     >>> print(reading.text)  # doctest: +SKIP
     """
     check_readable(variant)
-    upright = variant.layout.height, variant.layout.width
     timings: dict[str, float] = {}
     photo = _timed(timings, "decode", lambda: decode_photo(data, max_pixels=max_pixels))
+    return _read_photo(photo, variant, classifier, corners, free_squares, timings)
+
+
+def _read_photo(
+    photo: Photo,
+    variant: Variant,
+    classifier: CellClassifier | None,
+    corners: Corners | None,
+    free_squares: bool,
+    timings: dict[str, float],
+) -> BoardReading:
+    """`read_board` of a decoded `photo`, its decode's time in `timings`; the other grids it
+    weighs are read from the same decode."""
+    upright = variant.layout.height, variant.layout.width
+
+    def read_at(grid: Corners) -> BoardReading:
+        return _read_photo(photo, variant, classifier, grid, False, {"decode": timings["decode"]})
+
     if corners is None:
         try:
             location, (rows, cols) = _timed(
@@ -108,7 +125,7 @@ def read_board(
                 classifier = classifier or CellClassifier()
                 found = vouched_by_free_squares(
                     grids,
-                    lambda grid: read_board(data, variant, classifier, max_pixels, grid),
+                    read_at,
                     lambda reading: _free_margin(photo.image, photo.scale, variant, reading),
                 )
                 if found is not None:
@@ -206,7 +223,7 @@ def read_board(
     # leaves free show the layout clearly better is the board (module docstring).
     clearer = vouched_by_free_squares(
         [_full_size(grid, photo.scale) for grid in location.alternatives],
-        lambda grid: read_board(data, variant, classifier, max_pixels, grid),
+        read_at,
         lambda other: _free_margin(photo.image, photo.scale, variant, other),
         least=_free_margin(photo.image, photo.scale, variant, reading) + MIN_MARGIN,
     )
@@ -224,12 +241,13 @@ def vouched_by_free_squares(
     """The reading, by `read`, of the one of `grids` (a refused photo's unvouched grids, or the
     alternatives of a grid the premium squares placed) whose squares the reading leaves free
     show the premium layout most clearly (`margin`, at least `least`), with the others as its
-    `alternatives` and that margin as its quality; None where none does. On boards of many tiles and pale premium squares (held-out wood prints)
-    the tiles hide the layout from the locator, which sees every square. Leaving them out, on
-    11 such photos of bench_editions' seeds from 7500000 that the locator refused, the true
-    grid stood 0.08-0.19 above its whole-cell moves on 9, the other unvouched grids at most
-    0.051 (0.039 but one, on a photo whose true grid stood at 0.185); no grid of
-    bench_locate's photos without a board stood over 0.03."""
+    `alternatives` and that margin as its quality; None where none does. On boards of many
+    tiles and pale premium squares (held-out wood prints) the tiles hide the layout from the
+    locator, which sees every square. Leaving them out, on 11 such photos of bench_editions'
+    seeds from 7500000 that the locator refused, the true grid stood 0.08-0.19 above its
+    whole-cell moves on 9, the other unvouched grids at most 0.051 (0.039 but one, on a photo
+    whose true grid stood at 0.185); no grid of bench_locate's photos without a board stood
+    over 0.03."""
     best: tuple[float, int, BoardReading] | None = None
     for index, grid in enumerate(grids):
         try:
