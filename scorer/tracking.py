@@ -149,6 +149,8 @@ class _Cell:
     symbol: str
     confidence: float
     options: tuple[tuple[str, float], ...]
+    # The photo shows a tile's colours here, not its premium square's: no printed label.
+    tile_coloured: bool = False
 
 
 def _symbol(cls: str) -> str:
@@ -162,17 +164,21 @@ def _symbol(cls: str) -> str:
 
 
 def _cells(reading: Reading) -> list[list[_Cell]]:
+    # Readings that carry it (`vision.reading.BoardReading.tile_coloured`, in a game) say where
+    # the photo shows a tile's colours rather than the premium square's.
+    coloured = getattr(reading, "tile_coloured", None)
     grid = []
-    for classes, confidences, tops in zip(
-        reading.classes, reading.confidence, reading.top3, strict=True
+    for r, (classes, confidences, tops) in enumerate(
+        zip(reading.classes, reading.confidence, reading.top3, strict=True)
     ):
         row = []
-        for cls, conf, top in zip(classes, confidences, tops, strict=True):
+        for c, (cls, conf, top) in enumerate(zip(classes, confidences, tops, strict=True)):
             merged: dict[str, float] = {}
             for name, p in top:
                 merged[_symbol(name)] = merged.get(_symbol(name), 0.0) + float(p)
             options = tuple(sorted(merged.items(), key=lambda kv: -kv[1]))
-            row.append(_Cell(_symbol(cls), float(conf), options))
+            tile = coloured is not None and bool(coloured[r][c])
+            row.append(_Cell(_symbol(cls), float(conf), options, tile))
         grid.append(row)
     return grid
 
@@ -495,7 +501,7 @@ def track(
 
     # A lone tile on a printed premium square, sure or doubtful, may be no tile at all: a label
     # read as a letter. The fillings below keep it only where a legal move does.
-    for square in _lone_labels(known, settled, uncertain, variant) if labels else ():
+    for square in _lone_labels(known, settled, uncertain, variant, grid) if labels else ():
         options = [settled.pop(square).char] if square in settled else uncertain[square]
         uncertain[square] = list(dict.fromkeys([*options, EMPTY]))
 
@@ -820,7 +826,11 @@ def _clear_of(result: TrackResult, hidden: frozenset[Square]) -> bool:
 
 
 def _lone_labels(
-    known: Board, settled: dict[Square, Tile], uncertain: dict[Square, list[str]], variant: Variant
+    known: Board,
+    settled: dict[Square, Tile],
+    uncertain: dict[Square, list[str]],
+    variant: Variant,
+    grid: list[list[_Cell]],
 ) -> list[Square]:
     """The new tiles on premium squares (their printed labels look like letters on some
     editions), read with confidence or doubtful ones read as a tile, with no tile, known or read
@@ -828,7 +838,8 @@ def _lone_labels(
     leave (`_LINK_REACH`): such a tile is part of no legal move unless the fillings find one
     (with the doubtful cells around it), so taking "no tile" for a candidate costs no question.
     Nearer a tile it may be a play's end whose tiles between were read as empty squares, and is
-    left as read."""
+    left as read; so is one whose colours the photo shows are a tile's, not its square's
+    (`_Cell.tile_coloured`: a printed label is its square's colour)."""
     layout = variant.layout.rows
     occupied = {s for s, _ in known.tiles()} | set(settled)
     reach = range(1, _LINK_REACH + 2)
@@ -838,6 +849,7 @@ def _lone_labels(
         (r, c)
         for (r, c) in tiles
         if layout[r][c] != "."
+        and not grid[r][c].tile_coloured
         and not any((r + dr * k, c + dc * k) in occupied for dr, dc in _STEPS for k in reach)
     ]
 

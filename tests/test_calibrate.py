@@ -5,7 +5,14 @@ import pytest
 
 from scorer.variant import load_variant
 from training.render import heldout_edition, render_board_photo
-from vision.calibrate import DOUBT, SURE, BoardLooks, cell_looks, relative_to_board
+from vision.calibrate import (
+    DOUBT,
+    SURE,
+    BoardLooks,
+    cell_looks,
+    relative_to_board,
+    tile_coloured,
+)
 from vision.classify import CellClassifier, read_cells
 from vision.rectify import rectify
 
@@ -267,6 +274,29 @@ def test_a_lone_centre_square_unlike_the_tiles_reads_empty_as_a_doubt() -> None:
     looks[33] = TILE
     out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
     assert out[33].argmax() == LETTER
+
+
+def test_a_square_of_the_tiles_colours_not_its_kinds_is_tile_coloured() -> None:
+    # Six premium squares of a green print among wood ones, and six cream tiles: one premium
+    # square shows the tiles' colours, another its kind's green with a letter-like print.
+    _, looks, kinds = _board()
+    green = np.array([120.0, 90.0, 140.0, 125.0, 90.0, 140.0, 25.0])
+    for index in range(40, 46):
+        kinds[index] = '"'
+        looks[index] = green + np.random.default_rng(index).normal(0, 1.0, 7)
+    looks[20:26] = TILE
+    tiles = np.zeros(len(looks), bool)
+    tiles[20:26] = True
+    vacant = np.ones(len(looks), bool)
+    vacant[20:26] = vacant[40:42] = False
+    looks[40] = TILE + [2.0, -1.0, 1.0, 2.0, -1.0, 1.0, 4.0]
+    targets = np.zeros(len(looks), bool)
+    targets[[10, 40, 41]] = True
+    coloured = tile_coloured(looks, kinds, 6, vacant, targets, tiles)
+    assert np.flatnonzero(coloured).tolist() == [40]
+    # With fewer than three tiles, nothing tells a tile's colours.
+    tiles[22:26] = False
+    assert not tile_coloured(looks, kinds, 6, vacant, targets, tiles).any()
 
 
 @pytest.fixture(scope="module")

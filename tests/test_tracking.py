@@ -26,6 +26,11 @@ class FakeReading:
     top3: list[list[list[tuple[str, float]]]]
 
 
+@dataclass
+class ColouredReading(FakeReading):
+    tile_coloured: np.ndarray
+
+
 def _cls(ch: str) -> str:
     return {".": "empty", "?": "blank"}.get(ch, ch)
 
@@ -514,6 +519,28 @@ def test_a_lone_sure_tile_on_a_premium_square_is_taken_for_its_label() -> None:
     result = track(SLOVO, reading_of(after), RU, dictionary_for(RU), labels=False)
     assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
     assert [c.square for c in result.uncertain] == [(0, 0)]
+
+
+def test_a_lone_tile_whose_colours_are_a_tiles_is_no_label() -> None:
+    # The same Ъ, where the photo shows a tile's colours on A1 rather than its square's
+    # (`BoardReading.tile_coloured`): a printed label is its square's colour, so it is a tile,
+    # kept as one, and the play that leaves it out of line is asked about.
+    after = SLOVO.place({(6, 9): Tile("К"), (8, 9): Tile("Т"), (0, 0): Tile("Ъ")})
+    reading = reading_of(after)
+    coloured = np.zeros((SLOVO.height, SLOVO.width), bool)
+    coloured[0, 0] = True
+    result = track(
+        SLOVO, ColouredReading(**vars(reading), tile_coloured=coloured), RU, dictionary_for(RU)
+    )
+    assert result.status is TurnStatus.NEEDS_REVIEW and result.play is None
+    assert [c.square for c in result.uncertain] == [(0, 0)]
+    # Marked elsewhere, it is a label as before.
+    coloured[0, 0], coloured[6, 9] = False, True
+    result = track(
+        SLOVO, ColouredReading(**vars(reading), tile_coloured=coloured), RU, dictionary_for(RU)
+    )
+    assert result.status is TurnStatus.COMMITTED, result.message
+    assert result.board is not None and result.board.get(0, 0) is None
 
 
 def test_a_doubtful_blank_off_the_play_with_no_trace_of_no_tile_is_taken_for_no_tile() -> None:

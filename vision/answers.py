@@ -35,6 +35,7 @@ from vision.calibrate import (
     like_vacant,
     like_vacant_halves,
     plainly_no_tile,
+    tile_coloured,
 )
 from vision.exemplars import like_vacant_squares, unlike_vacant_squares
 from vision.reading import BLANK, EMPTY, STAR, BoardReading
@@ -101,7 +102,9 @@ def vouched(
     settle and a play through it makes a question: a tile a glare washes out looks like no
     other tile of the photo and like the empty squares around it (a table camera recorded OLLA
     for OLLAV). Not so where the model's own features find it as like them as they are to each
-    other: a glare does not wash out what the model reads a letter from."""
+    other: a glare does not wash out what the model reads a letter from. The free squares whose
+    colours are a tile's, plainly not their kind's vacant squares', are marked so
+    (`BoardReading.tile_coloured`): a letter read there is no printed label."""
     answers = with_answers(reading, known, layout, answered)
     if getattr(answers, "looks", None) is None:
         return answers
@@ -115,7 +118,13 @@ def vouched(
         )
         cols = len(reading.classes[0])
         later = _read_empty(later, letters, np.full(len(letters), _NO_TILE), cols)
-    return _by_features(answers, later, cells)
+    later = _by_features(answers, later, cells)
+    if not isinstance(later, BoardReading):  # readings from elsewhere carry no such field
+        return later
+    coloured = tile_coloured(
+        cells.looks, cells.kinds, cells.shape[1], cells.vacant, cells.free, cells.lettered
+    )
+    return dataclasses.replace(later, tile_coloured=coloured.reshape(cells.shape))
 
 
 def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -> BoardReading:

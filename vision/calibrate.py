@@ -563,6 +563,46 @@ def like_vacant(
     return alike, as_doubts
 
 
+def tile_coloured(
+    looks: np.ndarray,
+    kinds: list[str],
+    cols: int,
+    vacant: np.ndarray,
+    targets: np.ndarray,
+    tiles: np.ndarray,
+) -> np.ndarray:
+    """Which `targets` cells (a mask over the cells, row-major) show a tile's colours, not their
+    premium square's: their middle lies among the middles of the photo's `tiles` (the lettered
+    tiles read with confidence, at least three) and, by its colours and by its hue and ink
+    whatever its light, not among the middles of the `vacant` squares of its premium kind
+    (`MAJORITY` or more, as in `like_vacant`). A printed label is its vacant siblings' colour,
+    so such a cell read as a letter is a tile, not a label taken for one; none where nothing
+    tells the two apart."""
+    none = np.zeros(len(looks), bool)
+    if tiles.sum() < 3:
+        return none
+    board = BoardLooks(looks, kinds, cols)
+    references = board.members & vacant
+    targets = (references.sum(axis=1) >= MAJORITY)[board.kinds] & targets
+    if not targets.any():
+        return none
+    means, spread = board.kind_looks(references)
+    spread = spread[board.kinds]
+
+    def among(features: list[int] | slice) -> np.ndarray:
+        chosen = board.looks[:, features]
+        limit = 2 * chosen.shape[1]
+        return _distance(chosen, means[:, features], spread[:, features]) <= limit
+
+    tile_means, tile_spread = board.tile_looks(tiles)
+    middles = board.looks[:, _MIDDLE_COLOUR]
+    like_tiles = (
+        _distance(middles, tile_means[:, _MIDDLE_COLOUR], tile_spread[_MIDDLE_COLOUR])
+        <= 2 * middles.shape[1]
+    )
+    return targets & like_tiles & ~among(_MIDDLE_COLOUR) & ~among(_MIDDLE_HUE_INK)
+
+
 def like_vacant_halves(
     looks: np.ndarray,
     halves: np.ndarray,

@@ -58,6 +58,10 @@ class BoardReading:
     # Per cell, [row, col, feature], the cell model's features of its crop (`training.features`):
     # a doubtful letter is compared with the known tiles of the same photo (`vision.exemplars`).
     features: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # Per cell, [row, col], whether its colours are a tile's and plainly not its premium
+    # square's (`vision.calibrate.tile_coloured`, set in a game by `vision.answers.vouched`): a
+    # letter read there is no printed label taken for one (`scorer.tracking`'s lone labels).
+    tile_coloured: np.ndarray | None = field(default=None, compare=False, repr=False)
     # Other grids the premium squares placed (`vision.locate.GridLocation.alternatives`), in the
     # upright full-size photo's pixels as the image is seen (TL, TR, BR, BL): to be read with
     # `corners` where the game's known tiles vouch for one and not for this reading's grid.
