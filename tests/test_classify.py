@@ -155,6 +155,30 @@ def test_unsure_cells_are_read_again_and_sure_ones_kept(classifier: CellClassifi
     assert refined.probs[sure].argmax() == plain.probs[sure].argmax()
 
 
+def test_squares_called_vacant_are_given_empty_unless_a_checked_one_is_a_tile(
+    classifier: CellClassifier,
+) -> None:
+    grid = rendered_grid(RU_ROWS, "ru", 424242)
+    truth = expected(RU_ROWS, "ru")
+    tile = truth.index("Ш")
+    empties = [i for i, label in enumerate(truth) if label == EMPTY][:40]
+    whole = classifier.predict(grid)
+    # Given as empty, with no features, and the others read as they were.
+    skipped = classifier.predict(grid, vacant=np.array([tile, *empties]), checked=0)
+    assert skipped.probs[tile].argmax() == VISUAL_CLASSES.index(EMPTY)
+    assert np.isnan(skipped.features[[tile, *empties]]).all()
+    others = np.setdiff1d(np.arange(225), [tile, *empties])
+    assert np.isfinite(skipped.features[others]).all()
+    assert np.array_equal(skipped.probs[others].argmax(axis=1), whole.probs[others].argmax(axis=1))
+    # The square checked first is a tile to the first model: every square is read.
+    checked = classifier.predict(grid, vacant=np.array([tile, *empties]), checked=1)
+    assert np.allclose(checked.joint, whole.joint)
+    assert VISUAL_CLASSES[checked.probs[tile].argmax()] == "Ш"
+    # Checked and vacant to the model, the rest stay unread.
+    fine = classifier.predict(grid, vacant=np.array([*empties, tile]), checked=1)
+    assert fine.probs[tile].argmax() == VISUAL_CLASSES.index(EMPTY)
+
+
 def test_second_model_reads_only_the_cells_the_first_is_unsure_of(
     classifier: CellClassifier,
 ) -> None:

@@ -359,6 +359,8 @@ class CellClassifier:
         cols: int = 15,
         refine_below: float = REFINE_BELOW,
         settled: Callable[[CellPredictions], np.ndarray] | None = None,
+        vacant: np.ndarray | None = None,
+        checked: int = 0,
     ) -> CellPredictions:
         """Classify every cell of a rectified BGR uint8 grid image (rows·cell_px × cols·cell_px).
 
@@ -367,9 +369,21 @@ class CellClassifier:
         `settled` (the first model's predictions -> a mask over the cells) names the cells the
         caller's own reading already decides, such as squares surely empty relative to the rest
         of the board: they are read by the first model only, neither by the second nor again.
+        `vacant` (cell indices) names squares the caller's look at the photo calls empty
+        (`vision.plain_vacant`): they are not read but given as empty, without features (NaN),
+        except the first `checked` of them, read as the rest; where the first model reads one of
+        those as no empty square, every cell is read.
         """
         batch = self.cut_cells(grid_image, rows, cols)
-        joint, features = _run(self._session, batch)
+        skipped = np.zeros(len(batch), bool)
+        if vacant is not None:
+            skipped[vacant[checked:]] = True
+        joint, features = self._first_read(batch, ~skipped)
+        empty = VISUAL_CLASSES.index(EMPTY)
+        if vacant is not None and (joint[vacant[:checked]].sum(axis=1).argmax(axis=1) != empty).any():
+            joint[skipped], rest = _run(self._session, batch[skipped])
+            if features is not None and rest is not None:
+                features[skipped] = rest
         first = CellPredictions(joint, rows, cols, features)
         done = np.zeros(len(batch), bool) if settled is None else settled(first)
         preds = self._second_opinion(first, batch, ~done)
@@ -384,6 +398,23 @@ class CellClassifier:
         per_cell = extra.reshape(len(unsure), len(REFINE_VIEWS), *extra.shape[1:])
         joint[unsure] = (joint[unsure] + per_cell.sum(axis=1)) / (1 + len(REFINE_VIEWS))
         return CellPredictions(joint, rows, cols, preds.features)
+
+    def _first_read(
+        self, crops: np.ndarray, read: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """The first model's joint probabilities and features of the `read` crops (a mask); the
+        others are given as empty squares, their text in every direction alike, without
+        features (NaN)."""
+        joint, features = _run(self._session, crops[read])
+        if read.all():
+            return joint, features
+        full = np.zeros((len(crops), *joint.shape[1:]))
+        full[:, :, VISUAL_CLASSES.index(EMPTY)] = 1 / full.shape[1]
+        full[read] = joint
+        if features is not None:
+            known, features = features, np.full((len(crops), features.shape[1]), np.nan, np.float32)
+            features[read] = known
+        return full, features
 
     def predict_crops(self, crops: np.ndarray, rows: int, cols: int) -> CellPredictions:
         """Classify crops already cut by `cut_cells` (uint8 [N, crop, crop, 3], BGR); crops whose

@@ -209,6 +209,8 @@ def _vacant_similarities(
     square's with the mean of the others), the vacant squares' own, and the highest of the
     `tiles`' (None without tiles)."""
     unit = features / np.maximum(np.linalg.norm(features, axis=1, keepdims=True), 1e-9)
+    # Squares the models did not read (`vision.plain_vacant`: NaN features) vouch for nothing.
+    vacant = vacant & np.isfinite(features).all(axis=1)
     codes = np.asarray(kinds)
     for kind in np.unique(codes):
         members = codes == kind

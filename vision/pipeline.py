@@ -41,6 +41,7 @@ from vision.classify import (
 from vision.decode import DEFAULT_MAX_PIXELS, Photo, decode_photo
 from vision.locate import BoardNotFound, GridLocation, locate_grid
 from vision.orient import choose_rotation, rotate_predictions
+from vision.plain_vacant import CHECKED, plain_squares, plainly_vacant
 from vision.premium_fit import MIN_MARGIN
 from vision.premium_grid import vacant_margin
 from vision.reading import EMPTY, BoardReading
@@ -189,8 +190,13 @@ def _read_photo(
         empty = (scores.argmax(axis=1) == 0) & (scores[:, 0] >= SURELY_EMPTY)
         return np.rot90(empty.reshape(upright), rotation).ravel()
 
+    vacant = plainly_vacant(seen_looks, plain_squares(variant.layout.rows, rows, cols))
     predictions = _timed(
-        timings, "classify", lambda: classifier.predict(grid, rows, cols, settled=surely_empty)
+        timings,
+        "classify",
+        lambda: classifier.predict(
+            grid, rows, cols, settled=surely_empty, vacant=vacant, checked=CHECKED
+        ),
     )
     rotation, cells, looks = _timed(timings, "orient", lambda: orient(predictions))
     halves = rotate_looks(seen_halves.reshape(rows * cols, -1), rows, cols, rotation)
