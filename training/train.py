@@ -477,6 +477,8 @@ def model_card(
         f"`{SECOND_MODEL_FILE}` too (the same training for longer, described in\n"
         f"`{card_name(SECOND_FLOAT)}`), and the two models' probabilities are averaged; squares the\n"
         f"board-relative reading already calls empty at {SURELY_EMPTY:.0%} (`vision.pipeline.SURELY_EMPTY`) are not."
+        " Plain squares whose look alone shows them vacant\n(`vision.plain_vacant`) are not read"
+        " at all, but for the few least like the others."
     )
     command = (
         f"python -m training.train --out models/ --epochs {args.epochs} --boards {args.boards} "

@@ -379,8 +379,13 @@ class CellClassifier:
         if vacant is not None:
             skipped[vacant[checked:]] = True
         joint, features = self._first_read(batch, ~skipped)
-        empty = VISUAL_CLASSES.index(EMPTY)
-        if vacant is not None and (joint[vacant[:checked]].sum(axis=1).argmax(axis=1) != empty).any():
+        # A checked square the first model takes for no empty square: the look was wrong there
+        # (a kind whose core is its tiles, late in a game), so the others are read too.
+        checks = joint[vacant[:checked]] if vacant is not None else joint[:0]
+        if (
+            skipped.any()
+            and (checks.sum(axis=1).argmax(axis=1) != VISUAL_CLASSES.index(EMPTY)).any()
+        ):
             joint[skipped], rest = _run(self._session, batch[skipped])
             if features is not None and rest is not None:
                 features[skipped] = rest
