@@ -190,12 +190,18 @@ def _read_photo(
         empty = (scores.argmax(axis=1) == 0) & (scores[:, 0] >= SURELY_EMPTY)
         return np.rot90(empty.reshape(upright), rotation).ravel()
 
-    vacant = plainly_vacant(seen_looks, plain_squares(variant.layout.rows, rows, cols))
+    # Plain squares their look alone shows vacant are not read (`vision.plain_vacant`).
+    plain = plain_squares(variant.layout.rows, rows, cols)
     predictions = _timed(
         timings,
         "classify",
         lambda: classifier.predict(
-            grid, rows, cols, settled=surely_empty, vacant=vacant, checked=CHECKED
+            grid,
+            rows,
+            cols,
+            settled=surely_empty,
+            vacant=plainly_vacant(seen_looks, plain),
+            checked=CHECKED,
         ),
     )
     rotation, cells, looks = _timed(timings, "orient", lambda: orient(predictions))
