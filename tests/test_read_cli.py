@@ -149,7 +149,16 @@ class _LatinLovingClassifier:
 
     cell_px = 16
 
-    def predict(self, grid_image: np.ndarray, rows: int, cols: int, settled: object = None):
+    def predict(
+        self,
+        grid_image: np.ndarray,
+        rows: int,
+        cols: int,
+        settled: object = None,
+        vacant: object = None,
+        checked: int = 0,
+    ):
+        # Every square is read, whatever the pipeline's look calls vacant.
         from vision.classify import VISUAL_CLASSES, CellPredictions
 
         assert grid_image.shape == (rows * self.cell_px, cols * self.cell_px, 3)
