@@ -511,6 +511,43 @@ def plainly_no_tile(looks: np.ndarray, cols: int, tiles: np.ndarray) -> np.ndarr
     return _distance(board.colours, means, spread) > UNLIKE_TILES * _COLOUR_FEATURES
 
 
+class _VacantKinds:
+    """The `vacant` squares of each premium kind with `MAJORITY` or more of them, as the checks
+    against a game's vacant squares weigh a cell: their expected look at each cell and its
+    kind's spread, beside the photo's confident `tiles`."""
+
+    def __init__(self, board: BoardLooks, vacant: np.ndarray) -> None:
+        self.board = board
+        self.means, spread = board.kind_looks(board.members & vacant)
+        self.spread = spread[board.kinds]
+
+    @classmethod
+    def of(
+        cls,
+        looks: np.ndarray,
+        kinds: list[str],
+        cols: int,
+        vacant: np.ndarray,
+        targets: np.ndarray,
+        tiles: np.ndarray,
+    ) -> tuple[_VacantKinds, np.ndarray] | None:
+        """The kinds and the `targets` of kinds with enough vacant squares; None where none is
+        left, or where fewer than three `tiles` tell what a tile looks like."""
+        if tiles.sum() < 3:
+            return None
+        board = BoardLooks(looks, kinds, cols)
+        enough = ((board.members & vacant).sum(axis=1) >= MAJORITY)[board.kinds]
+        if not (enough & targets).any():
+            return None
+        return cls(board, vacant), enough & targets
+
+    def among(self, features: list[int] | slice) -> np.ndarray:
+        """Which cells lie among their kind's vacant squares by these `features`."""
+        chosen = self.board.looks[:, features]
+        limit = 2 * chosen.shape[1]
+        return _distance(chosen, self.means[:, features], self.spread[:, features]) <= limit
+
+
 def like_vacant(
     looks: np.ndarray,
     kinds: list[str],
@@ -535,22 +572,11 @@ def like_vacant(
     middle among theirs whatever their colours' distance from the tiles, or its hue and ink
     alone, whatever its light (a corner in a lamp's light); `as_doubts` holds `alike`'s letters."""
     none = np.zeros(len(looks), bool)
-    if tiles.sum() < 3:
+    found = _VacantKinds.of(looks, kinds, cols, vacant, doubtful, tiles)
+    if found is None:
         return none, none
-    board = BoardLooks(looks, kinds, cols)
-    references = board.members & vacant
-    targets = (references.sum(axis=1) >= MAJORITY)[board.kinds] & doubtful
-    if not targets.any():
-        return none, none
-    means, spread = board.kind_looks(references)
-    spread = spread[board.kinds]
-
-    def among(features: list[int] | slice) -> np.ndarray:
-        """Which cells lie among their kind's vacant squares by these `features`."""
-        chosen = board.looks[:, features]
-        limit = 2 * chosen.shape[1]
-        return _distance(chosen, means[:, features], spread[:, features]) <= limit
-
+    vacant_kinds, targets = found
+    board, among = vacant_kinds.board, vacant_kinds.among
     middle = among(_MIDDLE_COLOUR)
     tile_means, tile_spread = board.tile_looks(tiles)
     tile_distance = _distance(board.colours, tile_means, tile_spread)
@@ -578,22 +604,11 @@ def tile_coloured(
     (`MAJORITY` or more, as in `like_vacant`). A printed label is its vacant siblings' colour,
     so such a cell read as a letter is a tile, not a label taken for one; none where nothing
     tells the two apart."""
-    none = np.zeros(len(looks), bool)
-    if tiles.sum() < 3:
-        return none
-    board = BoardLooks(looks, kinds, cols)
-    references = board.members & vacant
-    targets = (references.sum(axis=1) >= MAJORITY)[board.kinds] & targets
-    if not targets.any():
-        return none
-    means, spread = board.kind_looks(references)
-    spread = spread[board.kinds]
-
-    def among(features: list[int] | slice) -> np.ndarray:
-        chosen = board.looks[:, features]
-        limit = 2 * chosen.shape[1]
-        return _distance(chosen, means[:, features], spread[:, features]) <= limit
-
+    found = _VacantKinds.of(looks, kinds, cols, vacant, targets, tiles)
+    if found is None:
+        return np.zeros(len(looks), bool)
+    vacant_kinds, targets = found
+    board, among = vacant_kinds.board, vacant_kinds.among
     tile_means, tile_spread = board.tile_looks(tiles)
     middles = board.looks[:, _MIDDLE_COLOUR]
     like_tiles = (
@@ -620,18 +635,16 @@ def like_vacant_halves(
     S covered the top 0.4 of the empty "2" square below it, whose middle was then neither its
     siblings' colour nor a tile's, while its bottom half was its siblings' colour. A tile shows
     its own colours in every half."""
-    none = np.zeros(len(looks), bool)
-    if tiles.sum() < 3:
-        return none
-    board = BoardLooks(looks, kinds, cols)
-    references = board.members & vacant
-    targets = (references.sum(axis=1) >= MAJORITY)[board.kinds] & targets
-    if not targets.any():
-        return none
-    means, spread = board.kind_looks(references)
-    kind_spread = spread[board.kinds][:, None, _MIDDLE_COLOUR]
+    found = _VacantKinds.of(looks, kinds, cols, vacant, targets, tiles)
+    if found is None:
+        return np.zeros(len(looks), bool)
+    vacant_kinds, targets = found
+    board = vacant_kinds.board
+    kind_spread = vacant_kinds.spread[:, None, _MIDDLE_COLOUR]
     features = halves.shape[-1]
-    among = _distance(halves, means[:, None, _MIDDLE_COLOUR], kind_spread) <= 2 * features
+    among = (
+        _distance(halves, vacant_kinds.means[:, None, _MIDDLE_COLOUR], kind_spread) <= 2 * features
+    )
     tile_means, tile_spread = board.tile_looks(tiles)
     unlike = (
         _distance(halves, tile_means[:, None, _MIDDLE_COLOUR], tile_spread[_MIDDLE_COLOUR])
