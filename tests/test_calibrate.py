@@ -195,6 +195,35 @@ def test_darker_bands_of_grain_are_empty_though_the_classifier_is_sure_of_the_li
     assert (out[20:24].argmax(axis=1) == LETTER).all()
 
 
+def test_blanks_on_a_darker_band_of_wood_of_the_boards_hue_read_empty_as_doubts() -> None:
+    # Held-out wood print 7400121 (ru, pale grey-green tiles): 60 plain squares in a darker band
+    # of the cream wood read as blanks at 1.00 (the set holds two). Their light is nearer the
+    # tiles' than their lit siblings', so all colours weighed together made them tiles; their
+    # hue is their siblings' and not the tiles'. A blank of the tiles' hue stays a blank.
+    rng = np.random.default_rng(2)
+    lit = np.array([212.6, -4.6, 15.7, 206.5, -4.7, 15.4, 4.2])
+    dark = np.array([164.0, -5.0, 15.8, 162.0, -5.1, 15.6, 4.9])
+    tile = np.array([152.0, -7.9, 7.0, 154.5, -8.2, 8.3, 28.0])
+    scores, looks, kinds = _board(90)
+    looks[:] = lit + rng.normal(0, 1.5, looks.shape)
+    band = (np.arange(90) >= 30) & (np.arange(90) < 60)
+    looks[band] = dark + rng.normal(0, 1.5, (band.sum(), 7))
+    scores[band] = [0.0001, 0.9999, 0.0]
+    tiles = np.zeros(90, bool)
+    tiles[[32, 38, 44, 50, 56, 62, 68, 74]] = True
+    looks[tiles] = tile + rng.normal(0, 1.5, (tiles.sum(), 7))
+    scores[tiles] = [0.01, 0.0, 0.99]
+    looks[41] = tile * [1, 1, 1, 1, 1, 1, 0] + [0, 0, 0, 0, 0, 0, 4]
+    scores[41] = [0.0001, 0.9999, 0.0]
+    out = relative_to_board(scores, BoardLooks(looks, kinds, 6), EMPTY, BLANK, COUNTS)
+    wood = band & ~tiles
+    wood[41] = False
+    assert (out[wood].argmax(axis=1) == EMPTY).all()
+    assert (out[wood, EMPTY] <= DOUBT + 1e-9).all()
+    assert out[41].argmax() == BLANK
+    assert (out[tiles].argmax(axis=1) == LETTER).all()
+
+
 def test_a_glare_on_an_empty_square_reads_empty_as_a_doubt_and_on_a_letter_leaves_it() -> None:
     # A glare lights one empty square and one lettered tile far beyond their siblings; the
     # square keeps the board's hue and no ink, the tile its letter's ink.
