@@ -12,6 +12,7 @@ from vision.calibrate import (
     _BUT_LIGHT,
     _COLOUR_FEATURES,
     _COLOURS,
+    _HUES,
     _NEAR,
     FLOOR,
     MAJORITY,
@@ -187,7 +188,12 @@ def _log_ratios(
             # tiles (pale premium squares read as blanks): most of those are empty, so one
             # among its empty siblings reads empty, as a doubt, since any may be the tile.
             plausible = _distance(looks[members, _COLOURS], tiles) <= 2 * _COLOUR_FEATURES
-            alike = among & plausible & too_many[members] & (ratio > 0)
+            # A look-alike is also weighed by its hues alone.
+            hues = (reference[0][:, _HUES], reference[1][_HUES])
+            hue_ratio = _log_density(looks[members][:, _HUES], hues) - _log_density(
+                looks[members][:, _HUES], (tiles[0][:, _HUES], tiles[1][_HUES])
+            )
+            alike = among & plausible & too_many[members] & ((ratio > 0) | (hue_ratio > 0))
             ratio = np.where(alike, np.maximum(ratio, closeness), ratio)
             doubt[members] |= alike
             among &= ~plausible | alike
