@@ -34,8 +34,8 @@ like. So:
    darker band of a cream wood print lie nearer grey-green tiles' light than their lit
    siblings'): most of those are empty, so it reads empty, as a doubt (`DOUBT`), since any one
    of them may be the tile. By hue too, on bench_editions' 400 held-out photos from seed
-   7400000, wood prints' empty squares read as tiles went from 208 to 69 (60 on one photo,
-   7400121, to none), no tile read as empty more.
+   7400000, wood prints' empty squares read as tiles went from 208 to 69 (the 60 read as
+   blanks on one photo, 7400121, to none), no tile read as empty more.
    A square the classifier reads as a blank tile (a tile by its look alone: it has no letter)
    whose colours are plainly unlike the tiles' is an empty square in other light even where it
    is not among its siblings (light falling off towards the board's edge), as a doubt. A
