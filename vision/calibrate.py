@@ -369,9 +369,15 @@ def _log_ratios(
         # Only the empty siblings to compare with: nothing is made likelier a tile.
         ratio = closeness
     else:
-        ratio = _log_density(colours, means[:, _COLOURS], spread[:, _COLOURS]) - _log_density(
-            colours, tile_means, tile_spread
-        )
+
+        def explained(features: list[int] | slice) -> np.ndarray:
+            """How much better, in log density, the empty look of each cell's kind explains
+            these colour `features` of it than the tile look does."""
+            return _log_density(
+                colours[:, features], means[:, features], spread[:, features]
+            ) - _log_density(colours[:, features], tile_means[:, features], tile_spread[features])
+
+        ratio = explained(_COLOURS)
         # A square as plausible a tile as an empty one (wooden blanks on beige squares) is the
         # classifier's to judge, but for one of more look-alikes than the set has tiles (pale
         # premium squares read as blanks): most of those are empty, so one among its empty
@@ -379,10 +385,7 @@ def _log_ratios(
         plausible = tile_distance <= 2 * _COLOUR_FEATURES
         # A look-alike is also weighed by its hues alone: light varies across a board (bands
         # of grain, light falling off) far more than hue does.
-        hue_ratio = _log_density(
-            colours[:, _HUES], means[:, _HUES], spread[:, _HUES]
-        ) - _log_density(colours[:, _HUES], tile_means[:, _HUES], tile_spread[_HUES])
-        alike = among & plausible & too_many & ((ratio > 0) | (hue_ratio > 0))
+        alike = among & plausible & too_many & ((ratio > 0) | (explained(_HUES) > 0))
         ratio = np.where(alike, np.maximum(ratio, closeness), ratio)
         doubt |= compared & alike
         among &= ~plausible | alike
@@ -528,9 +531,10 @@ class _VacantKinds:
     against a game's vacant squares weigh a cell: their expected look at each cell and its
     kind's spread, beside the photo's confident `tiles`."""
 
-    def __init__(self, board: BoardLooks, vacant: np.ndarray) -> None:
+    def __init__(self, board: BoardLooks, references: np.ndarray) -> None:
+        """`references`: each kind's vacant squares ([K, N] masks)."""
         self.board = board
-        self.means, spread = board.kind_looks(board.members & vacant)
+        self.means, spread = board.kind_looks(references)
         self.spread = spread[board.kinds]
 
     @classmethod
@@ -548,10 +552,11 @@ class _VacantKinds:
         if tiles.sum() < 3:
             return None
         board = BoardLooks(looks, kinds, cols)
-        enough = ((board.members & vacant).sum(axis=1) >= MAJORITY)[board.kinds]
+        references = board.members & vacant
+        enough = (references.sum(axis=1) >= MAJORITY)[board.kinds]
         if not (enough & targets).any():
             return None
-        return cls(board, vacant), enough & targets
+        return cls(board, references), enough & targets
 
     def among(self, features: list[int] | slice) -> np.ndarray:
         """Which cells lie among their kind's vacant squares by these `features`."""
