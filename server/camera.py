@@ -392,7 +392,15 @@ class TableCameras:
                     for name, squares in (("earlier", earlier), ("later", later))
                 }
                 response = self.service.settle(
-                    tx, record, game, turn, turn_id, sha, answers=answers, order=order
+                    tx,
+                    record,
+                    game,
+                    turn,
+                    turn_id,
+                    sha,
+                    answers=answers,
+                    order=order,
+                    looks=getattr(reading, "looks", None),
                 )
         camera.looker.settle()
         camera.state = settled(camera.state)

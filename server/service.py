@@ -22,6 +22,8 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures import wait as wait_for
 from typing import Any
 
+import numpy as np
+
 from scorer.board import UNKNOWN_BLANK, Board, BoardTextError, Tile, parse_position, square_name
 from scorer.dictionary import Dictionary, DictionaryError, check_word_list, dictionary_for
 from scorer.errors import IllegalPlay
@@ -734,7 +736,16 @@ class GameService:
                     TurnRecord(turn_id, game_id, sha, "rejected", None, {}, response, now())
                 )
             else:
-                response = self.settle(tx, record, game, turn, turn_id, sha, answers=answers)
+                response = self.settle(
+                    tx,
+                    record,
+                    game,
+                    turn,
+                    turn_id,
+                    sha,
+                    answers=answers,
+                    looks=getattr(reading, "looks", None),
+                )
                 _remember(tx, game_id, key, response)
         if turn.result.status is TurnStatus.REJECTED:
             raise ServiceError("illegal_play", turn.result.message)
@@ -767,8 +778,10 @@ class GameService:
         # Squares the players said were empty are not asked about again while they look so.
         known, layout = game.state.board, game.variant.layout.rows
         answers = Answers.of(latest.state) if latest else Answers()
-        # The known board's vacant squares vouch for their kinds' empty look in this photo.
-        reading = vouched(reading, known, layout, answers.empty)
+        # The known board's vacant squares vouch for their kinds' empty look in this photo, and
+        # the latest photo's looks for the squares unchanged since.
+        earlier = latest.state.get("looks") if latest else None
+        reading = vouched(reading, known, layout, answers.empty, earlier)
         # The known tiles in this photo show how this set's look-alike letters differ.
         reading = with_known_letters(reading, known)
         words = self._dictionary(record, game.variant)
@@ -820,6 +833,7 @@ class GameService:
         answered: list[tuple[int, int]] | None = None,
         order: dict[str, list[list[int]]] | None = None,
         gone_there: bool = False,
+        looks: list[Any] | None = None,
     ) -> dict[str, Any]:
         """Commit a tracked turn or keep it pending; returns TURN and stores it with the turn
         (`sha` "" and no `photo` for a typed move). `answers`: what the players answered about
@@ -827,8 +841,10 @@ class GameService:
         the squares set while reviewing this photo (`scorer.turns.phonies_confirmed`), and
         `gone_there` whether they said known tiles it read as gone are there
         (`scorer.turns.missed_confirmed`); `order`: the squares a table camera saw a hand over
-        `earlier` and `later`, kept for its corrections (`scorer.turns.two_plays_offered`). A
-        turn proposing two plays answers `moves`, both sheet lines, `move` being the last."""
+        `earlier` and `later`, kept for its corrections (`scorer.turns.two_plays_offered`);
+        `looks`: the photo's cell looks (`BoardReading.looks`), kept for the next photo's
+        (`vision.answers.unchanged_vacancies`). A turn proposing two plays answers `moves`, both
+        sheet lines, `move` being the last."""
         result = turn.result
         seq = None
         moves = None
@@ -874,6 +890,12 @@ class GameService:
             **(answers or Answers()).state(board),
             "answered": [list(square) for square in answered or []],
             "gone_there": gone_there,
+            # A tenth is all the looks are read to (`BoardReading.looks`), and JSON keeps it short.
+            **(
+                {"looks": np.round(np.asarray(looks, np.float64), 1).tolist()}
+                if looks is not None
+                else {}
+            ),
         }
         if existing:
             tx.update_turn(turn_id, status, seq, state)
@@ -1027,6 +1049,7 @@ class GameService:
                 answered=sorted(answered),
                 order=order,
                 gone_there=gone_there,
+                looks=pending.state.get("looks"),
             )
 
     def choose_blank(self, game_id: str, square: str, letter: str) -> dict[str, Any]:

@@ -17,6 +17,10 @@ cannot tell a kind's empty look when the classifier is sure of none of its squar
 light, but the game knows which of them are vacant, and one play covers a few at most. Their
 looks say so by colour; the cell model's features of their crops say so by what the model reads
 letters from (`vision.exemplars.like_vacant_squares`).
+
+The game's previous photo vouches for a square in doubt between no tile and a blank
+(`unchanged_vacancies`): it showed the square vacant, and a tile laid there since changes its
+look (`vision.unchanged`).
 """
 
 from __future__ import annotations
@@ -39,9 +43,12 @@ from vision.calibrate import (
 )
 from vision.exemplars import like_vacant_squares, unlike_vacant_squares
 from vision.reading import BLANK, EMPTY, STAR, BoardReading
+from vision.unchanged import unchanged_since
 
 # A square the tracker takes as read is not asked about, so it is left alone here.
 _TAKEN_AS_READ = Thresholds().certain
+# A letter this likely is a candidate the tracker weighs.
+_CANDIDATE = Thresholds().candidate
 # The confidence given to a square read empty by the answers.
 _ANSWERED = 0.99
 # The confidence given to an answered square that is plainly no tile by its colours but read as
@@ -94,10 +101,15 @@ def with_answers(
 
 
 def vouched(
-    reading: BoardReading, known: Board, layout: Sequence[str], answered: Collection[str]
+    reading: BoardReading,
+    known: Board,
+    layout: Sequence[str],
+    answered: Collection[str],
+    earlier: Sequence | None = None,
 ) -> BoardReading:
-    """`reading` with the players' answers (`with_answers`), then the known board's vacant
-    squares (`with_vacancies`), vouching for its doubtful squares; a square the classifier read
+    """`reading` with the players' answers (`with_answers`), the game's previous photo (its
+    looks `earlier`, where kept: `unchanged_vacancies`), then the known board's vacant squares
+    (`with_vacancies`), vouching for its doubtful squares; a square the classifier read
     as a letter is read empty by their looks only as a doubt (`_NO_TILE`), which the words
     settle and a play through it makes a question: a tile a glare washes out looks like no
     other tile of the photo and like the empty squares around it (a table camera recorded OLLA
@@ -108,6 +120,8 @@ def vouched(
     answers = with_answers(reading, known, layout, answered)
     if getattr(answers, "looks", None) is None:
         return answers
+    if earlier is not None:
+        answers = unchanged_vacancies(answers, earlier, known, layout)
     cells = _Cells.of(answers, known, layout)
     later = _by_looks(answers, cells)
     if later is not reading:
@@ -125,6 +139,47 @@ def vouched(
         cells.looks, cells.kinds, cells.shape[1], cells.vacant, cells.free, cells.lettered
     )
     return dataclasses.replace(later, tile_coloured=coloured.reshape(cells.shape))
+
+
+def unchanged_vacancies(
+    reading: BoardReading, earlier: Sequence, known: Board, layout: Sequence[str]
+) -> BoardReading:
+    """`reading` with its squares in doubt between no tile and a blank (or star) read empty
+    where they look as they did in the game's previous photo (`earlier`: its looks, upright
+    like this reading's), which showed them vacant as the known board still does
+    (`vision.unchanged.unchanged_since`, ranked among the squares read empty here). A square
+    with a letter among its candidates is left as read, as is one read as a blank the tracker
+    takes as read: only the doubt a blank's plain face leaves is settled. A reading without
+    looks, or of another board's shape, is returned as it is."""
+    if getattr(reading, "looks", None) is None:
+        return reading
+    cells = _Cells.of(reading, known, layout)
+    before = np.asarray(earlier, dtype=np.float64)
+    if before.size != cells.looks.size:
+        return reading
+    faces = {EMPTY, BLANK, STAR}
+    letterless = np.array(
+        [
+            all(label in faces or p < _CANDIDATE for label, p in options)
+            for line in reading.top3
+            for options in line
+        ]
+    )
+    doubtful = np.where(
+        cells.labels == EMPTY, cells.confidence < _ANSWERED, cells.confidence < _TAKEN_AS_READ
+    )
+    targets = cells.free & np.isin(cells.labels, list(faces)) & letterless & doubtful
+    if not targets.any():
+        return reading
+    unchanged = unchanged_since(
+        cells.looks,
+        before.reshape(cells.looks.shape),
+        cells.kinds,
+        cells.vacant,
+        cells.lettered,
+        targets,
+    )
+    return _read_empty(reading, unchanged, np.full(len(unchanged), _ANSWERED), cells.shape[1])
 
 
 def with_vacancies(reading: BoardReading, known: Board, layout: Sequence[str]) -> BoardReading:

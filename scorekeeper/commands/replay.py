@@ -67,7 +67,7 @@ def _print_sheet(game: Game, as_json: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.answers import tile_like_vacancies, with_vacancies
+    from vision.answers import tile_like_vacancies, unchanged_vacancies, with_vacancies
     from vision.classify import CellClassifier, UnreadableVariant, check_readable
     from vision.decode import PhotoError
     from vision.exemplars import with_known_letters
@@ -95,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
     previous_digest = None
     # Known tiles the previous photo read as empty (see scorer.tracking.track's `steady`).
     steady: frozenset[tuple[int, int]] = frozenset()
+    # The looks of the last photo taken as read (`vision.answers.unchanged_vacancies`).
+    earlier = None
     for photo in args.photos:
         try:
             data = Path(photo).read_bytes()
@@ -115,7 +117,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"scorekeeper replay: {photo}: {exc}", file=sys.stderr)
             _print_sheet(game, args.json)
             return 2
-        # The known board's vacant squares vouch for their kinds' empty look in this photo.
+        # Squares in doubt between no tile and a blank, unchanged since the last photo, are
+        # empty; the known board's vacant squares vouch for their kinds' empty look.
+        if earlier is not None:
+            reading = unchanged_vacancies(reading, earlier, game.state.board, variant.layout.rows)
         reading = with_vacancies(reading, game.state.board, variant.layout.rows)
         # The known tiles in this photo show how this set's look-alike letters differ.
         reading = with_known_letters(reading, game.state.board)
@@ -128,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
             _print_sheet(game, args.json)
             return 1
         steady = turn.result.gone
+        earlier = getattr(reading, "looks", None)
         if turn.event is None:
             continue  # the empty board before the first move
         if turn.result.invalid_words:
