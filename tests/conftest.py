@@ -56,3 +56,21 @@ def database(postgres_url: str) -> str:
     with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as connection:
         connection.execute(f"CREATE DATABASE {name}")
     return f"{postgres_url}/{name}"
+
+
+@pytest.fixture
+def en_game(tmp_path: Path) -> Iterator[object]:
+    """An English game on a fresh service whose photos a `FakeReader` reads, its words the
+    small test list `EN_WORDS` (`test_api.Api`)."""
+    from fastapi.testclient import TestClient
+    from test_api import Api
+    from test_storage import EN_WORDS, FakeReader
+
+    from server.app import create_app
+
+    reader = FakeReader()
+    with TestClient(create_app(data_dir=tmp_path, reader=reader, read_timeout_s=5.0)) as client:
+        created = client.post(
+            "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": EN_WORDS}
+        )
+        yield Api(client, reader, created.json())

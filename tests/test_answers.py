@@ -4,21 +4,16 @@ since is read as usual."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
-import pytest
-from fastapi.testclient import TestClient
 from test_api import Api
-from test_storage import CAT, CATS, EN_WORDS, FakeReader, FakeReading, photo, reading
+from test_storage import CAT, CATS, FakeReading, photo, reading
 
 from scorer.board import Board
 from scorer.dictionary import dictionary_for
 from scorer.tracking import Thresholds, TurnStatus, track
 from scorer.variant import load_variant
-from server.app import create_app
 from vision.answers import tile_like_vacancies, vouched, with_answers, with_vacancies
 
 LAYOUT = load_variant("en").layout.rows
@@ -366,50 +361,40 @@ def test_a_square_read_empty_that_the_model_finds_like_a_tile_is_named() -> None
     assert tile_like_vacancies(_featured(looked(CAT), CAT), known, LAYOUT) == frozenset()
 
 
-@pytest.fixture
-def api(tmp_path: Path) -> Iterator[Api]:
-    reader = FakeReader()
-    with TestClient(create_app(data_dir=tmp_path, reader=reader, read_timeout_s=5.0)) as client:
-        created = client.post(
-            "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": EN_WORDS}
-        )
-        yield Api(client, reader, created.json())
-
-
-def test_the_service_does_not_ask_again_about_a_square_answered_empty(api: Api) -> None:
+def test_the_service_does_not_ask_again_about_a_square_answered_empty(en_game: Api) -> None:
     # I9's printed label, under CAT's A, read as a sure Z: off the play's line, so asked.
-    first = api.photo(photo(1), looked(CAT, I9_AS_Z)).json()
+    first = en_game.photo(photo(1), looked(CAT, I9_AS_Z)).json()
     assert first["status"] == "needs_review"
     assert "I9" in [cell["square"] for cell in first["uncertain"]]
-    answered = api.post("/review/correct", json={"cells": {"I9": "."}}).json()
+    answered = en_game.post("/review/correct", json={"cells": {"I9": "."}}).json()
     assert answered["status"] == "committed" and answered["move"]["word"] == "CAT"
     # The next photo, in other light, reads I9 the same way: not asked again.
-    second = api.photo(photo(2), looked(CATS, I9_AS_Z, light=-20.0)).json()
+    second = en_game.photo(photo(2), looked(CATS, I9_AS_Z, light=-20.0)).json()
     assert second["status"] == "committed", second
     assert second["move"]["word"] == "CATS" and not second["uncertain"]
     # A tile laid on I9 is read as usual: a Z under the A (AZ, a word the list lacks).
-    third = api.photo(photo(3), looked(CATS, I9_AS_Z, tiles={(8, 8)})).json()
+    third = en_game.photo(photo(3), looked(CATS, I9_AS_Z, tiles={(8, 8)})).json()
     assert third["board"][8][8] == "Z" and third["invalid_words"] == ["AZ"], third
 
 
-def test_an_answer_on_the_empty_board_holds_for_the_first_move(api: Api) -> None:
+def test_an_answer_on_the_empty_board_holds_for_the_first_move(en_game: Api) -> None:
     # Two squares of the centre row read as an empty square or a Z, neither at all surely: a
     # first move could lie there, so they are asked.
     doubtful = dict.fromkeys(("G8", "H8"), [("empty", 0.5), ("Z", 0.3)])
-    empty = api.photo(photo(1), looked({}, doubtful)).json()
+    empty = en_game.photo(photo(1), looked({}, doubtful)).json()
     assert empty["status"] == "needs_review" and empty["move"] is None
     assert [cell["square"] for cell in empty["uncertain"]] == ["G8", "H8"]
-    api.post("/review/correct", json={"cells": {"G8": ".", "H8": "."}})
+    en_game.post("/review/correct", json={"cells": {"G8": ".", "H8": "."}})
     # The first move's photo reads G8, just before CAT, as a Z first now: the same look, not
     # asked again.
-    first = api.photo(photo(2), looked(CAT, {"G8": [("Z", 0.5), ("empty", 0.3)]})).json()
+    first = en_game.photo(photo(2), looked(CAT, {"G8": [("Z", 0.5), ("empty", 0.3)]})).json()
     assert first["status"] == "committed" and first["move"]["word"] == "CAT", first
 
 
 def test_a_photo_whose_premium_squares_are_all_in_doubt_is_settled_by_the_known_board(
-    api: Api,
+    en_game: Api,
 ) -> None:
-    first = api.photo(photo(1), looked(CAT)).json()
+    first = en_game.photo(photo(1), looked(CAT)).json()
     assert first["status"] == "committed" and first["move"]["word"] == "CAT"
     # In this light the classifier is sure of no double-letter square: each reads empty only
     # as a doubt, and L8, just past the new S, reads as nothing surely (a Z, a D or empty).
@@ -422,7 +407,7 @@ def test_a_photo_whose_premium_squares_are_all_in_doubt_is_settled_by_the_known_
     doubtful["L8"] = [("empty", 0.45), ("Z", 0.2), ("D", 0.1)]
     # The squares the known board holds no tile on vouch for their kind's look: L8 looks like
     # them, and like no tile.
-    second = api.photo(photo(2), looked(CATS, doubtful)).json()
+    second = en_game.photo(photo(2), looked(CATS, doubtful)).json()
     assert second["status"] == "committed", second
     assert second["move"]["word"] == "CATS" and not second["uncertain"]
 
@@ -453,16 +438,16 @@ def test_a_new_tile_that_looks_like_the_vacant_squares_is_asked_about_not_droppe
         assert [(c.square, c.candidates) for c in result.uncertain] == [((7, 10), (".", "S"))]
 
 
-def test_the_service_asks_about_a_tile_like_square_past_a_words_end(api: Api) -> None:
+def test_the_service_asks_about_a_tile_like_square_past_a_words_end(en_game: Api) -> None:
     # After CAT, AT is played down from its A; the square past AT's end reads empty for sure,
     # but to the model it is no more like the vacant plain squares than CAT's tiles are (a
     # tile's raised face seen half past its square?): asked before AT is recorded.
-    assert api.photo(photo(1), _featured(looked(CAT), CAT)).json()["status"] == "committed"
+    assert en_game.photo(photo(1), _featured(looked(CAT), CAT)).json()["status"] == "committed"
     rows = {**CAT, 8: "........T......"}
     second = _featured(looked(rows), rows)
     second.features[9, 8] = [0.0, 0.0, 1.0, 0.6, 0.0, 0.0]
-    asked = api.photo(photo(2), second).json()
+    asked = en_game.photo(photo(2), second).json()
     assert asked["status"] == "needs_review" and asked["move"]["word"] == "AT", asked
     assert [cell["square"] for cell in asked["uncertain"]] == ["I10"]
-    answered = api.post("/review/correct", json={"cells": {"I10": "."}}).json()
+    answered = en_game.post("/review/correct", json={"cells": {"I10": "."}}).json()
     assert answered["status"] == "committed" and answered["move"]["word"] == "AT", answered

@@ -7,19 +7,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
-from fastapi.testclient import TestClient
 from test_answers import LAYOUT, PLAIN, PREMIUM, TILE, LookedReading, looked
 from test_api import Api
-from test_storage import CAT, EN_WORDS, FakeReader, photo, reading
+from test_storage import CAT, EN_WORDS, photo, reading
 
 from scorekeeper.cli import main
 from scorer.board import Board
-from server.app import create_app
 from vision.answers import unchanged_vacancies
 from vision.unchanged import unchanged_since
 
@@ -145,16 +142,6 @@ def test_a_blank_laid_since_the_previous_photo_stays_in_doubt() -> None:
     assert later.classes[0][1] == "empty" and later.confidence[0][1] == 0.6
 
 
-@pytest.fixture
-def api(tmp_path: Path) -> Iterator[Api]:
-    reader = FakeReader()
-    with TestClient(create_app(data_dir=tmp_path, reader=reader, read_timeout_s=5.0)) as client:
-        created = client.post(
-            "/api/games", json={"variant": "en", "players": ["Ann", "Bob"], "word_list": EN_WORDS}
-        )
-        yield Api(client, reader, created.json())
-
-
 # After CAT, AT is laid down from its A: a T on I9. I7, above the A, reads no tile or a blank:
 # with a blank there (a C), CAT down would be as legal as AT. Its square looks like a plain blank
 # tile in this photo (a patch of the print of a tile's colour, say), so the photo alone cannot
@@ -173,35 +160,35 @@ def _photo_looks(rows: dict[int, str], seed: int, light: float = 0.0) -> np.ndar
     return looks
 
 
-def _first_move(api: Api, seed: int, i7: list[float]) -> np.ndarray:
+def _first_move(en_game: Api, seed: int, i7: list[float]) -> np.ndarray:
     """CAT's photo, committed, with I7 looking `i7`; returns its looks."""
     looks = _photo_looks(CAT, seed)
     looks[I7] = i7
-    first = api.photo(photo(1), _with_looks(looked(CAT), looks)).json()
+    first = en_game.photo(photo(1), _with_looks(looked(CAT), looks)).json()
     assert first["status"] == "committed" and first["move"]["word"] == "CAT"
     return looks
 
 
-def test_the_service_reads_a_square_unchanged_since_the_last_photo_as_no_tile(api: Api) -> None:
-    before = _first_move(api, 11, BLANK_LOOK)
+def test_the_service_reads_a_square_unchanged_since_the_last_photo_as_no_tile(en_game: Api) -> None:
+    before = _first_move(en_game, 11, BLANK_LOOK)
     looks = _photo_looks(AT, 12, light=25.0)
     looks[I7] = before[I7] + [25.0, 0, 0, 25.0, 0, 0, 0]
-    second = api.photo(photo(2), _with_looks(looked(AT, I7_DOUBT), looks)).json()
+    second = en_game.photo(photo(2), _with_looks(looked(AT, I7_DOUBT), looks)).json()
     assert second["status"] == "committed", second
     assert second["move"]["word"] == "AT" and not second["uncertain"]
 
 
 @pytest.mark.parametrize("first_look", [PLAIN, None])
-def test_the_service_asks_about_a_square_changed_or_unseen_since(api: Api, first_look) -> None:
+def test_the_service_asks_about_a_square_changed_or_unseen_since(en_game: Api, first_look) -> None:
     # I7 showed its plain square in the last photo, and a blank's face now: a blank laid since,
     # maybe. Or the last photo's looks are unknown (a game kept before they were): asked.
     if first_look is None:
-        assert api.photo(photo(1), reading(CAT)).json()["status"] == "committed"
+        assert en_game.photo(photo(1), reading(CAT)).json()["status"] == "committed"
     else:
-        _first_move(api, 13, first_look)
+        _first_move(en_game, 13, first_look)
     looks = _photo_looks(AT, 14)
     looks[I7] = BLANK_LOOK
-    asked = api.photo(photo(2), _with_looks(looked(AT, I7_DOUBT), looks)).json()
+    asked = en_game.photo(photo(2), _with_looks(looked(AT, I7_DOUBT), looks)).json()
     assert asked["status"] == "needs_review", asked
     assert [cell["square"] for cell in asked["uncertain"]] == ["I7"]
 
