@@ -113,16 +113,18 @@ def phone_jpegs(count: int = 9) -> list[tuple[str, bytes]]:
 
 def read_versus_decode(
     jpegs: list[tuple[str, bytes]], runs: int
-) -> tuple[float, float, dict[str, float]]:
+) -> tuple[float, float, dict[str, float], list[tuple[str, float, dict[str, float]]]]:
     """Median ms of a whole read (each photo read as its own variant) and of a full-size
     `cv2.imdecode`, over all photos and runs, interleaved in one process so that both see the
-    same machine; and the reads' median ms per stage."""
+    same machine; the reads' median ms per stage; and per photo (its variant, the median ms of
+    its reads and per stage): the photo in the middle of those sets the whole median."""
     from vision.classify import CellClassifier
     from vision.pipeline import read_board
 
     classifier = CellClassifier()
     reads, decodes = [], []
     stages: dict[str, list[float]] = {stage: [] for stage in STAGES}
+    photos = []
     for name, data in jpegs:
         variant = load_variant(name)
         buffer = np.frombuffer(data, np.uint8)
@@ -140,8 +142,10 @@ def read_versus_decode(
                 reads.append((t2 - t1) * 1000)
                 for stage in STAGES:
                     stages[stage].append(reading.timings_ms.get(stage, 0.0) if reading else 0.0)
+        own = {stage: statistics.median(values[-runs:]) for stage, values in stages.items()}
+        photos.append((name, statistics.median(reads[-runs:]), own))
     medians = {stage: statistics.median(values) for stage, values in stages.items()}
-    return statistics.median(reads), statistics.median(decodes), medians
+    return statistics.median(reads), statistics.median(decodes), medians, photos
 
 
 def truth_sets(shared: Path) -> list[tuple[str, Path, str, list[str], np.ndarray | None]]:
@@ -220,7 +224,9 @@ def main() -> None:
     for stage, ms in time_stages(data, args.runs).items():
         print(f"  {stage:<9} {ms:7.1f}")
     if has_model():
-        read_ms, decode_ms, stages = read_versus_decode(phone_jpegs(), max(1, args.runs // 5))
+        read_ms, decode_ms, stages, photos = read_versus_decode(
+            phone_jpegs(), max(1, args.runs // 5)
+        )
         print(
             f"nine 4032x3024 JPEGs: read {read_ms:.1f} ms, full-size decode {decode_ms:.1f} ms, "
             f"ratio {read_ms / decode_ms:.2f}"
@@ -229,6 +235,10 @@ def main() -> None:
             "  their reads, median ms per stage: "
             + ", ".join(f"{k} {v:.1f}" for k, v in stages.items())
         )
+        print("  per photo, fastest read first:")
+        for name, ms, own in sorted(photos, key=lambda photo: photo[1]):
+            parts = ", ".join(f"{k} {v:.1f}" for k, v in own.items() if k != "total")
+            print(f"    {name:<7} read {ms:6.1f}: {parts}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {peak_mb:.0f} MB")
     if shared is None:
