@@ -11,9 +11,9 @@ import numpy as np
 from vision.calibrate import (
     _BUT_LIGHT,
     _COLOUR_FEATURES,
-    _COLOURS,
     _HUES,
     _NEAR,
+    COLOURS,
     FLOOR,
     MAJORITY,
     MAX_TOWARDS_EMPTY,
@@ -120,8 +120,8 @@ def _log_ratios(
     lettered = (top != empty) & (top != blank) & (confidence >= SURE) & ~too_many
     unlike_tiles = np.zeros(len(scores), bool)
     if lettered.sum() >= 3:
-        tile_look = reference_looks(looks[lettered, _COLOURS], squares[lettered], squares)
-        unlike_tiles = _distance(looks[:, _COLOURS], tile_look) > UNLIKE_TILES * _COLOUR_FEATURES
+        tile_look = reference_looks(looks[lettered, COLOURS], squares[lettered], squares)
+        unlike_tiles = _distance(looks[:, COLOURS], tile_look) > UNLIKE_TILES * _COLOUR_FEATURES
         unlike_tiles &= ~lettered
     log_ratio = np.zeros(len(scores))
     doubt = np.zeros(len(scores), bool)
@@ -153,7 +153,7 @@ def _log_ratios(
             )
             if lettered.sum() >= 3:
                 alone &= unlike_tiles | (
-                    _distance(looks[:, _COLOURS], tile_look) > 2 * _COLOUR_FEATURES
+                    _distance(looks[:, COLOURS], tile_look) > 2 * _COLOUR_FEATURES
                 )
             log_ratio[alone] = MAX_TOWARDS_EMPTY
             doubt |= alone
@@ -178,16 +178,16 @@ def _log_ratios(
             # Only the empty siblings to compare with: nothing is made likelier a tile.
             ratio = closeness
         else:
-            colours = (reference[0][:, _COLOURS], reference[1][_COLOURS])
-            tiles = reference_looks(looks[lettered, _COLOURS], squares[lettered], squares[members])
-            ratio = _log_density(looks[members, _COLOURS], colours) - _log_density(
-                looks[members, _COLOURS], tiles
+            colours = (reference[0][:, COLOURS], reference[1][COLOURS])
+            tiles = reference_looks(looks[lettered, COLOURS], squares[lettered], squares[members])
+            ratio = _log_density(looks[members, COLOURS], colours) - _log_density(
+                looks[members, COLOURS], tiles
             )
             # A square as plausible a tile as an empty one (wooden blanks on beige squares)
             # is the classifier's to judge, but for one of more look-alikes than the set has
             # tiles (pale premium squares read as blanks): most of those are empty, so one
             # among its empty siblings reads empty, as a doubt, since any may be the tile.
-            plausible = _distance(looks[members, _COLOURS], tiles) <= 2 * _COLOUR_FEATURES
+            plausible = _distance(looks[members, COLOURS], tiles) <= 2 * _COLOUR_FEATURES
             # A look-alike is also weighed by its hues alone.
             hues = (reference[0][:, _HUES], reference[1][_HUES])
             hue_ratio = _log_density(looks[members][:, _HUES], hues) - _log_density(
@@ -275,7 +275,7 @@ def like_answered(
         reference = reference_looks(looks[references], squares[references], squares[targets])
         among = _distance(looks[targets], reference) <= 2 * looks.shape[1]
         if tiles.sum() >= 3:
-            tile_look = reference_looks(looks[tiles, _COLOURS], squares[tiles], squares[targets])
-            among &= _distance(looks[targets, _COLOURS], tile_look) > 2 * _COLOUR_FEATURES
+            tile_look = reference_looks(looks[tiles, COLOURS], squares[tiles], squares[targets])
+            among &= _distance(looks[targets, COLOURS], tile_look) > 2 * _COLOUR_FEATURES
         alike[targets] = among
     return alike

@@ -69,7 +69,7 @@ import numpy as np
 # Features: lightness and two opponent colours (red-green, yellow-blue, as at one lightness) of
 # the middle, then of the rim, then the standard deviation of lightness in the middle. The
 # colours are a fixed linear map of BGR on Lab's scale: OpenCV's Lab conversion cost 25 ms a
-# board here, this a fraction of one. The tile look compares colours only (`_COLOURS`): tiles
+# board here, this a fraction of one. The tile look compares colours only (`COLOURS`): tiles
 # read with confidence carry letters, blanks do not.
 _MIDDLE = (0.25, 0.75)
 # The middle's halves along one side (`cell_looks`), each reaching a little past the middle
@@ -77,7 +77,8 @@ _MIDDLE = (0.25, 0.75)
 _HALVES = ((0.15, 0.5), (0.5, 0.85))
 _RIM = 0.12
 _COLOUR_FEATURES = 6
-_COLOURS = slice(0, _COLOUR_FEATURES)
+# The colour features of a look: the middle's and the rim's lightness and opponent colours.
+COLOURS = slice(0, _COLOUR_FEATURES)
 # The middle's lightness and two opponent colours.
 _MIDDLE_COLOUR = slice(0, 3)
 # All features but the lightness: the opponent colours of the middle and of the rim, the middle's
@@ -235,7 +236,7 @@ class BoardLooks:
             raise ValueError(f"{len(looks)} looks for a board of {len(kinds)} squares")
         # Float64 once, as every sum over the looks would make it anyway.
         self.looks = np.asarray(looks, dtype=np.float64)
-        self.colours = np.ascontiguousarray(self.looks[:, _COLOURS])
+        self.colours = np.ascontiguousarray(self.looks[:, COLOURS])
         self.cols = cols
         # The premium kinds numbered from 0, and as masks over the squares, one per kind.
         _, self.kinds = np.unique(np.array(kinds), return_inverse=True)
@@ -377,7 +378,7 @@ def _log_ratios(
                 colours[:, features], means[:, features], spread[:, features]
             ) - _log_density(colours[:, features], tile_means[:, features], tile_spread[features])
 
-        ratio = explained(_COLOURS)
+        ratio = explained(COLOURS)
         # A square as plausible a tile as an empty one (wooden blanks on beige squares) is the
         # classifier's to judge, but for one of more look-alikes than the set has tiles (pale
         # premium squares read as blanks): most of those are empty, so one among its empty

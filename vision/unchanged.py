@@ -28,6 +28,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from vision.calibrate import COLOURS
+
 # A square is unchanged where at least this share of the vacant squares' looks changed as much
 # as its own, or more,
 UNCHANGED = 0.2
@@ -39,8 +41,6 @@ _MIN_SIBLINGS = 3
 _MIN_COMPARED = 20
 # Lettered tiles needed to tell the tiles' look.
 _MIN_TILES = 3
-# The colour features of a look (`vision.calibrate.cell_looks`): middle and rim.
-_COLOURS = slice(0, 6)
 
 
 def unchanged_since(
@@ -88,8 +88,8 @@ def unchanged_since(
     # Vacant squares as changed or more, the target itself left out where it is one of them.
     as_changed = len(ranked) - np.searchsorted(ranked, largest, side="left") - compared
     share = as_changed / (len(ranked) - compared)
-    moved = np.linalg.norm(scaled[:, _COLOURS], axis=1)
-    way = np.linalg.norm(to_tile[:, _COLOURS] / typical[_COLOURS], axis=1)
+    moved = np.linalg.norm(scaled[:, COLOURS], axis=1)
+    way = np.linalg.norm(to_tile[:, COLOURS] / typical[COLOURS], axis=1)
     with np.errstate(invalid="ignore"):
         unchanged = (share >= UNCHANGED) & (moved <= TOWARDS_TILE * way)
     return targets & ~np.isnan(largest) & unchanged
